@@ -1,0 +1,133 @@
+#!/bin/bash
+# Boot a test guest under QEMU and return its verdict.
+#
+#   guest-image/boot.sh --kernel BZIMAGE --initrd CPIO --entry NAME
+#       [--args ARGS] [--name RUN] [--timeout SECONDS] [--smp N] [--mem MB]
+#       [--append WORDS] [--qemu 'EXTRA QEMU ARGS'] [--accel kvm|tcg]
+#
+# The guest runs /tests/entry/NAME and writes its output to a virtio-serial
+# port that lands in RESULTS_DIR/RUN/verdict.log; the console goes to
+# RESULTS_DIR/RUN/console.log.  After the guest is gone the verdict (without
+# its final status line) is printed on stdout and this script exits with the
+# entry's exit status.  A guest that panics, hangs past the timeout or
+# reports nothing gives a non-zero exit and a message naming the console log.
+#
+# Knobs: ACCEL (kvm or tcg; default: probe once per host boot, see accel.sh),
+# RESULTS_DIR (default $BUILD_DIR/results), V=1 streams the console.
+set -e -o pipefail
+export LC_ALL=C
+
+prog=guest-image/boot.sh
+die() { echo "$prog: $*" >&2; exit 1; }
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$top/build}
+RESULTS_DIR=${RESULTS_DIR:-$BUILD_DIR/results}
+
+kernel= initrd= entry= args= name= timeout=300 smp=2 mem=768 append= qemu_extra=
+accel=${ACCEL:-}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=$2 ;;
+	--initrd) initrd=$2 ;;
+	--entry) entry=$2 ;;
+	--args) args=$2 ;;
+	--name) name=$2 ;;
+	--timeout) timeout=$2 ;;
+	--smp) smp=$2 ;;
+	--mem) mem=$2 ;;
+	--append) append=$2 ;;
+	--qemu) qemu_extra=$2 ;;
+	--accel) accel=$2 ;;
+	*) die "unknown argument '$1' (see the header of $prog)" ;;
+	esac
+	[ $# -ge 2 ] || die "$1 needs a value"
+	shift 2
+done
+[ -r "$kernel" ] || die "no kernel image '$kernel' (--kernel)"
+[ -r "$initrd" ] || die "no initramfs '$initrd' (--initrd)"
+[ -n "$entry" ] || die "--entry is required"
+case "$timeout" in ''|*[!0-9]*) die "--timeout must be a number of seconds" ;; esac
+case "$args" in *' '*) die "--args must not contain spaces (use commas)" ;; esac
+command -v qemu-system-x86_64 > /dev/null || die "qemu-system-x86_64 missing (make deps)"
+
+[ -n "$accel" ] || accel=$("$top/guest-image/accel.sh")
+case "$accel" in
+kvm) accel_args="-accel kvm -cpu host" ;;
+tcg) accel_args="-accel tcg,thread=multi -cpu max" ;;
+*) die "ACCEL must be kvm or tcg, not '$accel'" ;;
+esac
+
+name=${name:-$entry-$(date +%Y%m%d-%H%M%S)-$$}
+rundir=$RESULTS_DIR/$name
+mkdir -p "$rundir"
+console=$rundir/console.log
+verdict=$rundir/verdict.log
+rm -f "$console" "$verdict"
+: > "$verdict"
+
+qemu_pid=
+tail_pid=
+cleanup() {
+	[ -z "$tail_pid" ] || kill "$tail_pid" 2> /dev/null || true
+	if [ -n "$qemu_pid" ] && kill -0 "$qemu_pid" 2> /dev/null; then
+		kill -KILL "$qemu_pid" 2> /dev/null || true
+		wait "$qemu_pid" 2> /dev/null || true
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+seed=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+cmdline="console=ttyS0 panic_on_warn=1 panic=-1 oops=panic init=/init"
+cmdline="$cmdline wgt_entry=$entry wgt_seed=$seed"
+[ -z "$args" ] || cmdline="$cmdline wgt_args=$args"
+[ -z "$append" ] || cmdline="$cmdline $append"
+
+echo "[boot] $name: $accel, -smp $smp, ${mem}M, timeout ${timeout}s (console: $console)" >&2
+start=$(date +%s)
+# shellcheck disable=SC2086
+qemu-system-x86_64 -nodefaults -nographic -no-reboot -display none \
+	-monitor none $accel_args -smp "$smp" -m "$mem" \
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
+	-serial "file:$console" \
+	-device virtio-rng-pci \
+	-device virtio-serial-pci \
+	-chardev "file,id=verdict,path=$verdict" \
+	-device virtserialport,chardev=verdict,name=verdict \
+	$qemu_extra < /dev/null > "$rundir/qemu.log" 2>&1 &
+qemu_pid=$!
+if [ "${V:-0}" = 1 ]; then
+	tail -n +1 -F "$console" 2> /dev/null >&2 &
+	tail_pid=$!
+fi
+
+timed_out=0
+while kill -0 "$qemu_pid" 2> /dev/null; do
+	if [ $(($(date +%s) - start)) -ge "$timeout" ]; then
+		timed_out=1
+		kill -KILL "$qemu_pid" 2> /dev/null || true
+		break
+	fi
+	sleep 0.2
+done
+qemu_rc=0
+wait "$qemu_pid" 2> /dev/null || qemu_rc=$?
+qemu_pid=
+elapsed=$(($(date +%s) - start))
+
+status=$(sed -n 's/^# wgt-exit: \([0-9]*\)$/\1/p' "$verdict" | tail -n 1)
+grep -v '^# wgt-exit: ' "$verdict" || true
+if [ $timed_out = 1 ]; then
+	echo "$prog: $name: guest hung: no verdict after ${timeout}s; console log: $console" >&2
+	exit 124
+fi
+if [ -z "$status" ]; then
+	reason="guest ended without a verdict"
+	grep -q 'Kernel panic' "$console" 2> /dev/null && reason="guest kernel panicked"
+	[ $qemu_rc = 0 ] || reason="$reason (qemu exit $qemu_rc: $(tail -n 3 "$rundir/qemu.log" | tr '\n' ' '))"
+	echo "$prog: $name: $reason; console log: $console" >&2
+	exit 125
+fi
+echo "[boot] $name: verdict $status after ${elapsed}s" >&2
+exit "$status"

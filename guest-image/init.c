@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PID 1 of the test guest.
+ *
+ * Mounts the pseudo-filesystems, seeds the RNG, runs the test entry named on
+ * the kernel command line (wgt_entry=NAME runs /tests/entry/NAME) with its
+ * output copied to the console and to the "verdict" virtio-serial port, then
+ * writes the entry's exit status to that port and reboots.  QEMU runs with
+ * -no-reboot, so the reboot ends the guest.
+ *
+ * The host reads its verdict only from the port, never from the console:
+ * a line "# wgt-exit: N" at the end of the port's output is the verdict.  A
+ * guest that panics or hangs leaves no such line.
+ *
+ * Kernel command-line words of the form name=value reach us as environment
+ * variables: wgt_entry, wgt_seed (hex bytes fed to the RNG), wgt_args.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/random.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define VERDICT_PORT_NAME "verdict"
+#define SEED_MAX 64
+
+static int console_fd = -1;
+
+static void out(int fd, const char *buf, size_t len)
+{
+	while (fd >= 0 && len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		buf += n;
+		len -= n;
+	}
+}
+
+static void say(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(buf) - 1)
+		n = sizeof(buf) - 1;
+	out(console_fd, buf, n);
+}
+
+static void __attribute__((noreturn)) finish(void)
+{
+	sync();
+	reboot(RB_AUTOBOOT);
+	/* Not reached unless reboot failed; there is nothing else to do. */
+	for (;;)
+		pause();
+}
+
+static void __attribute__((noreturn)) fatal(const char *what)
+{
+	say("init: %s: %s\n", what, strerror(errno));
+	finish();
+}
+
+static void mount_fs(const char *src, const char *dst, const char *type,
+		     const char *opts)
+{
+	if (mkdir(dst, 0755) < 0 && errno != EEXIST)
+		fatal(dst);
+	if (mount(src, dst, type, 0, opts) < 0)
+		fatal(dst);
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Credit the host-provided seed so getrandom() never blocks in a test. */
+static void seed_rng(void)
+{
+	struct {
+		struct rand_pool_info info;
+		unsigned char buf[SEED_MAX];
+	} entropy;
+	const char *hex = getenv("wgt_seed");
+	size_t n = 0;
+	int fd;
+
+	if (!hex)
+		return;
+	while (n < SEED_MAX && hexval(hex[0]) >= 0 && hexval(hex[1]) >= 0) {
+		entropy.buf[n++] = hexval(hex[0]) << 4 | hexval(hex[1]);
+		hex += 2;
+	}
+	if (!n)
+		return;
+	entropy.info.entropy_count = n * 8;
+	entropy.info.buf_size = n;
+	fd = open("/dev/urandom", O_WRONLY);
+	if (fd < 0)
+		fatal("/dev/urandom");
+	if (ioctl(fd, RNDADDENTROPY, &entropy) < 0)
+		fatal("RNDADDENTROPY");
+	close(fd);
+}
+
+/* The port QEMU names "verdict" shows up as /dev/vportNpM. */
+static int open_verdict_port(void)
+{
+	char path[300], name[64];
+	struct dirent *de;
+	DIR *dir;
+	int fd = -1;
+
+	dir = opendir("/sys/class/virtio-ports");
+	if (!dir)
+		return -1;
+	while (fd < 0 && (de = readdir(dir))) {
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/virtio-ports/%s/name",
+			 de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(name, sizeof(name), f) &&
+		    !strncmp(name, VERDICT_PORT_NAME, strlen(VERDICT_PORT_NAME))) {
+			snprintf(path, sizeof(path), "/dev/%s", de->d_name);
+			fd = open(path, O_WRONLY | O_CLOEXEC);
+		}
+		fclose(f);
+	}
+	closedir(dir);
+	return fd;
+}
+
+static int run_entry(const char *entry, int verdict_fd)
+{
+	char path[256], buf[4096];
+	int pipefd[2], status;
+	ssize_t n;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "/tests/entry/%s", entry);
+	if (access(path, X_OK) < 0) {
+		say("init: no test entry %s\n", path);
+		return 2;
+	}
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		fatal("pipe");
+	pid = fork();
+	if (pid < 0)
+		fatal("fork");
+	if (!pid) {
+		const char *args = getenv("wgt_args");
+		int null_fd = open("/dev/null", O_RDONLY);
+
+		setsid();
+		if (null_fd >= 0)
+			dup2(null_fd, 0);
+		dup2(pipefd[1], 1);
+		dup2(pipefd[1], 2);
+		execl(path, path, args ? args : "", (char *)NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	while ((n = read(pipefd[0], buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		out(console_fd, buf, n);
+		out(verdict_fd, buf, n);
+	}
+	close(pipefd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			fatal("waitpid");
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+int main(void)
+{
+	const char *entry = getenv("wgt_entry");
+	int verdict_fd, ret;
+	char line[64];
+
+	mount_fs("devtmpfs", "/dev", "devtmpfs", "mode=0755");
+	/*
+	 * The kernel leaves fds 0-2 closed when the initramfs has no
+	 * /dev/console; fill them so no later descriptor lands there.
+	 */
+	while ((ret = open("/dev/console", O_RDWR)) >= 0 && ret < 2)
+		;
+	if (ret > 2)
+		close(ret);
+	console_fd = 1;
+	mount_fs("proc", "/proc", "proc", NULL);
+	mount_fs("sysfs", "/sys", "sysfs", NULL);
+	mount_fs("tmpfs", "/tmp", "tmpfs", "mode=1777");
+	mount_fs("tmpfs", "/run", "tmpfs", "mode=0755");
+	mount_fs("devpts", "/dev/pts", "devpts", NULL);
+	/* Optional: the path-evidence cases read ftrace/debugfs when built. */
+	mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
+	seed_rng();
+	setenv("PATH", "/usr/sbin:/usr/bin:/sbin:/bin", 1);
+	setenv("HOME", "/tmp", 1);
+	setenv("TMPDIR", "/tmp", 1);
+
+	verdict_fd = open_verdict_port();
+	if (verdict_fd < 0)
+		say("init: no virtio-serial port named '%s': verdict goes nowhere\n",
+		    VERDICT_PORT_NAME);
+	if (!entry) {
+		say("init: no wgt_entry= on the kernel command line\n");
+		ret = 2;
+	} else {
+		ret = run_entry(entry, verdict_fd);
+	}
+	snprintf(line, sizeof(line), "# wgt-exit: %d\n", ret);
+	out(console_fd, line, strlen(line));
+	out(verdict_fd, line, strlen(line));
+	if (verdict_fd >= 0) {
+		fsync(verdict_fd);
+		close(verdict_fd);
+	}
+	finish();
+}
