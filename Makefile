@@ -17,7 +17,7 @@ INITRD   := $(BUILD_DIR)/initramfs.cpio.gz
 PACKAGES := make gcc libc6-dev bc bison flex libelf-dev libssl-dev cpio \
 	xz-utils file ccache git perl linux-source-6.1 busybox-static \
 	wireguard-tools iproute2 iputils-ping iperf3 wireguard-go \
-	qemu-system-x86
+	nftables qemu-system-x86
 
 ifeq ($(V),1)
 Q :=
@@ -59,8 +59,13 @@ image:
 tunnel: kernel image
 	$(Q)netns-tests/tunnel.sh $(FLAVOR)
 
-test: deps kernel image
-	$(Q)netns-tests/run.sh netns:$(FLAVOR)
+# What 'make test' runs, as netns-tests/run.sh SUITE:FLAVOR words.
+TEST_SUITES ?= netns:$(FLAVOR) two-guest:$(FLAVOR)+$(FLAVOR)
+TEST_FLAVORS = $(sort $(subst +, ,$(foreach s,$(TEST_SUITES),$(lastword $(subst :, ,$(s))))))
+
+test: deps image
+	$(Q)for f in $(TEST_FLAVORS); do kernel/build.sh $$f || exit 1; done
+	$(Q)netns-tests/run.sh $(TEST_SUITES)
 
 help:
 	@echo "Targets:"
@@ -78,6 +83,8 @@ help:
 	@echo "  BUILD_DIR=$(BUILD_DIR)"
 	@echo "  JOBS=$(JOBS)          parallel kernel build jobs"
 	@echo "  CASES=          comma-separated netns-tests cases (default: all)"
+	@echo "  TEST_SUITES=$(TEST_SUITES)"
+	@echo "                  what make test runs (netns-tests/run.sh SUITE:FLAVOR)"
 	@echo "  ACCEL=          kvm or tcg (default: probe KVM with a real boot)"
 	@echo "  V=0             V=1 shows full build logs, consoles, diagnostics"
 

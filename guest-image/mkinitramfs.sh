@@ -22,16 +22,16 @@ output=${1:-}
 busybox=/bin/busybox
 # Real tools, by the name the scenarios call them (always by full path:
 # Debian's busybox shell runs its own 'ip' and 'ping' before $PATH).
-tools="/usr/bin/wg /usr/bin/ip /usr/bin/ss /usr/bin/ping /usr/bin/iperf3 /usr/bin/wireguard-go"
+tools="/usr/bin/wg /usr/bin/ip /usr/bin/ss /usr/bin/ping /usr/bin/iperf3 /usr/bin/wireguard-go /usr/sbin/nft"
 for t in $busybox $tools; do
-	[ -x "$t" ] || die "$t is missing (make deps installs busybox-static, wireguard-tools, iproute2, iputils-ping, iperf3, wireguard-go)"
+	[ -x "$t" ] || die "$t is missing (make deps installs busybox-static, wireguard-tools, iproute2, iputils-ping, iperf3, wireguard-go, nftables)"
 done
 file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
 	die "$busybox is not static: install busybox-static"
 command -v cpio > /dev/null || die "cpio is missing"
 
 # Only what runs inside the guest: the entries, the scenario library and cases.
-test_files=$(cd "$top" && find guest-image/entry netns-tests/lib.sh netns-tests/cases -type f | sort)
+test_files=$(cd "$top" && find guest-image/entry guest-image/tools netns-tests/lib.sh netns-tests/cases -type f 2> /dev/null | sort)
 
 key=$(
 	{
@@ -52,6 +52,14 @@ mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,lib64,dev,proc,sys,tmp,run,etc,test
 ln -s ../run "$stage/var/run"
 gcc -static -O2 -Wall -Wextra -Werror -o "$stage/init" "$top/guest-image/init.c" ||
 	die "cannot build init (static glibc: libc6-dev)"
+
+# Our own guest tools (guest-image/tools/NAME.c), static, as /usr/bin/NAME.
+for c in "$top"/guest-image/tools/*.c; do
+	[ -e "$c" ] || continue
+	t=$(basename "$c" .c)
+	gcc -static -O2 -Wall -Wextra -Werror -o "$stage/usr/bin/$t" "$c" ||
+		die "cannot build guest tool $t"
+done
 
 cp "$busybox" "$stage/bin/busybox"
 for applet in $("$busybox" --list); do

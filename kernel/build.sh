@@ -28,7 +28,7 @@ KSRC_TARBALL=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 cfgdir=$top/kernel/config
 
 # Fragments, in merge order, and the patch series for each flavor.
-fragments="base.config virtio.config net.config wireguard.config"
+fragments="base.config virtio.config net.config wireguard.config trace.config"
 patches=
 case "$flavor" in
 stock)
@@ -80,7 +80,9 @@ if [ -r "$out/bzImage" ] && [ "$(cat "$out/key" 2>/dev/null)" = "$key" ]; then
 fi
 
 mkdir -p "$out"
-rm -f "$out/bzImage" "$out/key"
+# The old image stays usable until the new one replaces it; only the key
+# marks it stale.
+rm -f "$out/key"
 src=$out/linux
 stamp=$out/src-key
 src_key=$(
@@ -153,7 +155,8 @@ else
 	kmake -j"$JOBS" bzImage > "$out/build.log" 2>&1 ||
 		{ tail -40 "$out/build.log" >&2; die "$flavor: kernel build failed (full log: $out/build.log)"; }
 fi
-cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"
+cp "$obj/arch/x86/boot/bzImage" "$out/bzImage.new"
+mv "$out/bzImage.new" "$out/bzImage"
 cp "$obj/.config" "$out/config"
 echo "$key" > "$out/key"
 msg "$flavor: built in $(( $(date +%s) - start )) s ($key)"

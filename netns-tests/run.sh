@@ -1,15 +1,22 @@
 #!/bin/bash
-# Host side of the test suite: boot one guest per suite, collect each guest's
-# KTAP from its verdict port, and print one KTAP document for the whole run,
-# each case named after the flavor it ran on, closed by "N passed, N failed".
+# Host side of the test suite: boot guests, collect each guest's KTAP from
+# its verdict port, and print one KTAP document for the whole run, every case
+# named after the flavor(s) it ran on, closed by "N passed, N failed".
 #
 #   netns-tests/run.sh SUITE:FLAVOR...
 #
-# Suites: netns (the scenario files in netns-tests/cases, one case each;
-# CASES=a,b limits them).  Kernels are taken from $BUILD_DIR/kernel/FLAVOR,
-# the initramfs from $BUILD_DIR/initramfs.cpio.gz: build them first (make).
-# The KTAP is also written to $RESULTS_DIR/test-TIME/ktap.txt.  V=1 passes
-# on every case's diagnostics, not only those of failing cases.
+# Suites:
+#   netns:F           the scenario files in netns-tests/cases, one case each,
+#                     in one guest (CASES=a,b limits them)
+#   zinc-selftest:F   Zinc's boot-time selftests, one case per primitive
+#   two-guest:A+B     a tunnel between two guests on a virtual link, the
+#                     initiator booting flavor A, the responder flavor B
+#                     (two-guest:F means F+F)
+#
+# Kernels come from $BUILD_DIR/kernel/FLAVOR, the initramfs from
+# $BUILD_DIR/initramfs.cpio.gz: build them first (make).  The KTAP is also
+# written to $RESULTS_DIR/test-TIME/ktap.txt.  V=1 passes on every case's
+# diagnostics, not only those of failing cases.
 set -e -o pipefail
 export LC_ALL=C
 
@@ -20,10 +27,14 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$top/build}
 export RESULTS_DIR=${RESULTS_DIR:-$BUILD_DIR/results}
 initrd=$BUILD_DIR/initramfs.cpio.gz
+entries=$top/guest-image/entry
 [ $# -gt 0 ] || die "usage: $prog SUITE:FLAVOR... (e.g. netns:stock)"
 [ -r "$initrd" ] || die "no initramfs at $initrd: run 'make image' first"
 
-# cases_of SUITE: the case names the suite will report, in order.
+# header_cases FILE TAG: the '|'-separated list on FILE's '# TAG: ' line.
+header_cases() { sed -n "s/^# $2: //p" "$1" | tr '|' '\n'; }
+
+# cases_of SUITE: the case names the suite will report, one a line.
 cases_of() {
 	case "$1" in
 	netns)
@@ -33,19 +44,30 @@ cases_of() {
 			for f in "$top"/netns-tests/cases/*.sh; do basename "$f" .sh; done
 		fi
 		;;
-	*) die "unknown suite '$1'" ;;
+	zinc-selftest)
+		header_cases "$entries/zinc-selftest" cases ;;
+	two-guest)
+		header_cases "$entries/two-guest" cases-initiator | sed 's/^/initiator: /'
+		header_cases "$entries/two-guest" cases-responder | sed 's/^/responder: /'
+		;;
+	*) die "unknown suite '$1' (netns, zinc-selftest, two-guest)" ;;
 	esac
+}
+
+need_kernel() {
+	[ -r "$BUILD_DIR/kernel/$1/bzImage" ] ||
+		die "no $1 kernel in $BUILD_DIR/kernel/$1: run 'make kernel FLAVOR=$1'"
 }
 
 total=0
 for sf in "$@"; do
-	suite=${sf%%:*} flavor=${sf#*:}
+	suite=${sf%%:*} flavors=${sf#*:}
 	[ "$suite" != "$sf" ] || die "'$sf' is not SUITE:FLAVOR"
-	[ -r "$BUILD_DIR/kernel/$flavor/bzImage" ] ||
-		die "no $flavor kernel in $BUILD_DIR/kernel/$flavor: run 'make kernel FLAVOR=$flavor'"
+	for f in $(echo "$flavors" | tr '+' ' '); do need_kernel "$f"; done
 	if [ "$suite" = netns ] && [ -n "${CASES:-}" ]; then
 		for c in $(cases_of netns); do
-			[ -r "$top/netns-tests/cases/$c.sh" ] || die "CASES names '$c', which is not a file in netns-tests/cases"
+			[ -r "$top/netns-tests/cases/$c.sh" ] ||
+				die "CASES names '$c', which is not a file in netns-tests/cases"
 		done
 	fi
 	total=$((total + $(cases_of "$suite" | wc -l)))
@@ -55,36 +77,21 @@ stamp=$(date +%Y%m%d-%H%M%S)
 outdir=$RESULTS_DIR/test-$stamp
 mkdir -p "$outdir"
 ktap=$outdir/ktap.txt
-emit() { echo "$*" | tee -a "$ktap"; }
-
 : > "$ktap"
-emit "KTAP version 1"
-emit "1..$total"
-n=0 passed=0 failed=0 skipped=0
-for sf in "$@"; do
-	suite=${sf%%:*} flavor=${sf#*:}
-	expected=$(cases_of "$suite")
-	run=$suite-$flavor-$stamp
-	rc=0
-	boot_args=
-	[ "$suite" = netns ] && [ -n "${CASES:-}" ] && boot_args="--args $CASES"
-	# shellcheck disable=SC2086
-	"$top/guest-image/boot.sh" --kernel "$BUILD_DIR/kernel/$flavor/bzImage" \
-		--initrd "$initrd" --entry "$suite" --name "$run" \
-		--timeout "${SUITE_TIMEOUT:-1200}" $boot_args > "$outdir/$run.ktap" ||
-		rc=$?
-	died=
-	[ $rc -lt 124 ] || died="guest died (boot.sh exit $rc, console: $RESULTS_DIR/$run/console.log)"
+emit() { printf '%s\n' "$*" | tee -a "$ktap"; }
 
-	# Re-emit the guest's cases under global numbers, in the expected order.
-	diag=
-	reported=
+n=0 passed=0 failed=0 skipped=0
+
+# collect FILE PREFIX EXPECTED DIED: re-emit the guest KTAP in FILE under
+# global numbers as "PREFIX name"; every name in EXPECTED (one a line) that
+# the guest did not report fails with DIED as the reason.
+collect() {
+	local file=$1 prefix=$2 expected=$3 died=$4
+	local line res rest name directive diag= reported=
 	while IFS= read -r line; do
 		case "$line" in
 		'# '*)
-			diag="$diag${diag:+
-}$line"
-			;;
+			diag="$diag${diag:+$'\n'}$line" ;;
 		'ok '*|'not ok '*)
 			res=${line%% [0-9]*}
 			rest=${line#"$res "}
@@ -93,7 +100,7 @@ for sf in "$@"; do
 			directive=
 			case "$rest" in *' # '*) directive=" # ${rest#* \# }" ;; esac
 			n=$((n + 1))
-			reported="$reported $name"
+			reported="$reported$name"$'\n'
 			if [ "$res" = ok ]; then
 				case "$directive" in
 				*SKIP*) skipped=$((skipped + 1)) ;;
@@ -104,18 +111,106 @@ for sf in "$@"; do
 				failed=$((failed + 1))
 				[ -z "$diag" ] || emit "$diag"
 			fi
-			emit "$res $n $flavor: $suite: $name$directive"
+			emit "$res $n $prefix$name$directive"
 			diag=
 			;;
 		esac
-	done < "$outdir/$run.ktap"
+	done < "$file"
 	[ -z "$diag" ] || emit "$diag"
-	for c in $expected; do
-		case " $reported " in *" $c "*) continue ;; esac
+	while IFS= read -r name; do
+		[ -n "$name" ] || continue
+		if printf '%s' "$reported" | grep -qxF -- "$name"; then
+			continue
+		fi
 		n=$((n + 1))
 		failed=$((failed + 1))
-		emit "not ok $n $flavor: $suite: $c # not run: ${died:-guest did not report it (exit $rc)}"
+		emit "not ok $n $prefix$name # not run: $died"
+	done <<< "$expected"
+}
+
+# boot RUN FLAVOR ENTRY [boot.sh args]: boot one guest, its KTAP into
+# $outdir/RUN.ktap; sets boot_rc.
+boot() {
+	local run=$1 flavor=$2 entry=$3
+	shift 3
+	boot_rc=0
+	"$top/guest-image/boot.sh" --kernel "$BUILD_DIR/kernel/$flavor/bzImage" \
+		--initrd "$initrd" --entry "$entry" --name "$run" \
+		--timeout "${SUITE_TIMEOUT:-1200}" "$@" > "$outdir/$run.ktap" ||
+		boot_rc=$?
+}
+died_msg() {
+	if [ "$1" -ge 124 ]; then
+		echo "guest died (boot.sh exit $1, console: $RESULTS_DIR/$2/console.log)"
+	else
+		echo "guest did not report it (exit $1)"
+	fi
+}
+
+# free_port: a TCP port on 127.0.0.1 nothing listens on.
+free_port() {
+	local p
+	while :; do
+		p=$((20000 + RANDOM % 20000))
+		ss -Htln "sport = :$p" | grep -q . || { echo $p; return; }
 	done
+}
+
+run_two_guest() {
+	local a=$1 b=$2 port run_a run_b rc_a rc_b priv_a priv_b pub_a pub_b
+	command -v wg > /dev/null || die "wg (wireguard-tools) is needed on the host for two-guest keys"
+	priv_a=$(wg genkey)
+	priv_b=$(wg genkey)
+	pub_a=$(echo "$priv_a" | wg pubkey)
+	pub_b=$(echo "$priv_b" | wg pubkey)
+	port=$(free_port)
+	run_a=two-guest-$a-initiator-$stamp
+	run_b=two-guest-$b-responder-$stamp
+	# The responder listens on loopback; the initiator connects once the
+	# listening socket exists.  Never a host NIC.
+	(boot "$run_b" "$b" two-guest --smp 1 --args "responder,$priv_b,$pub_a" \
+		--qemu "-netdev socket,id=link,listen=127.0.0.1:$port -device virtio-net-pci,netdev=link,mac=52:54:00:77:00:02"
+	 exit $boot_rc) &
+	local pid_b=$!
+	local tries=300
+	while ! ss -Htln "sport = :$port" | grep -q .; do
+		tries=$((tries - 1))
+		if [ $tries = 0 ] || ! kill -0 $pid_b 2> /dev/null; then
+			break
+		fi
+		sleep 0.1
+	done
+	boot "$run_a" "$a" two-guest --smp 1 --args "initiator,$priv_a,$pub_b" \
+		--qemu "-netdev socket,id=link,connect=127.0.0.1:$port -device virtio-net-pci,netdev=link,mac=52:54:00:77:00:01"
+	rc_a=$boot_rc
+	rc_b=0
+	wait $pid_b || rc_b=$?
+	local prefix="$a+$b: two-guest:"
+	collect "$outdir/$run_a.ktap" "$prefix initiator ($a): " \
+		"$(header_cases "$entries/two-guest" cases-initiator)" "$(died_msg $rc_a "$run_a")"
+	collect "$outdir/$run_b.ktap" "$prefix responder ($b): " \
+		"$(header_cases "$entries/two-guest" cases-responder)" "$(died_msg $rc_b "$run_b")"
+}
+
+emit "KTAP version 1"
+emit "1..$total"
+for sf in "$@"; do
+	suite=${sf%%:*} flavors=${sf#*:}
+	case "$suite" in
+	two-guest)
+		a=${flavors%%+*} b=${flavors#*+}
+		run_two_guest "$a" "$b"
+		;;
+	*)
+		flavor=$flavors
+		run=$suite-$flavor-$stamp
+		args=()
+		[ "$suite" != netns ] || [ -z "${CASES:-}" ] || args=(--args "$CASES")
+		boot "$run" "$flavor" "$suite" "${args[@]}"
+		collect "$outdir/$run.ktap" "$flavor: $suite: " "$(cases_of "$suite")" \
+			"$(died_msg $boot_rc "$run")"
+		;;
+	esac
 done
 echo "# results: $ktap"
 echo "$passed passed, $failed failed, $skipped skipped"
