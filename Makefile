@@ -25,7 +25,7 @@ else
 Q := @
 endif
 
-.PHONY: all deps kernel image tunnel test help clean distclean
+.PHONY: all deps kernel image tunnel test test-debug help clean distclean
 
 all: deps kernel image tunnel
 
@@ -67,12 +67,22 @@ test: deps image
 	$(Q)for f in $(TEST_FLAVORS); do kernel/build.sh $$f || exit 1; done
 	$(Q)netns-tests/run.sh $(TEST_SUITES)
 
+# The whole suite on the debug flavor (KASAN, lockdep, kmemleak): too slow
+# for CI's budget, so not part of 'make test'.
+DEBUG_SUITES ?= zinc-selftest:zinc-debug netns:zinc-debug two-guest:zinc-debug+zinc-debug
+
+test-debug: deps image
+	$(Q)kernel/build.sh zinc-debug
+	$(Q)SUITE_TIMEOUT=3600 netns-tests/run.sh $(DEBUG_SUITES)
+
 help:
 	@echo "Targets:"
 	@echo "  make            install missing packages (as root), build the kernel"
 	@echo "                  and guest image, boot, run one WireGuard tunnel and"
 	@echo "                  print the handshake and the throughput"
 	@echo "  make test       the whole test suite: KTAP, then 'N passed, N failed'"
+	@echo "  make test-debug the suite on the zinc-debug flavor (KASAN, lockdep,"
+	@echo "                  kmemleak); slow, not part of make test"
 	@echo "  make deps       install (as root) or name the missing Debian packages"
 	@echo "  make kernel     build the FLAVOR kernel (cached by content)"
 	@echo "  make image      build the guest initramfs"

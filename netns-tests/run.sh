@@ -34,7 +34,7 @@ entries=$top/guest-image/entry
 # header_cases FILE TAG: the '|'-separated list on FILE's '# TAG: ' line.
 header_cases() { sed -n "s/^# $2: //p" "$1" | tr '|' '\n'; }
 
-# cases_of SUITE: the case names the suite will report, one a line.
+# cases_of SUITE FLAVOR: the case names the suite will report, one a line.
 cases_of() {
 	case "$1" in
 	netns)
@@ -43,6 +43,8 @@ cases_of() {
 		else
 			for f in "$top"/netns-tests/cases/*.sh; do basename "$f" .sh; done
 		fi
+		# The debug flavor's kmemleak scan after the last case.
+		case "$2" in *-debug) echo kmemleak ;; esac
 		;;
 	zinc-selftest)
 		header_cases "$entries/zinc-selftest" cases ;;
@@ -65,12 +67,12 @@ for sf in "$@"; do
 	[ "$suite" != "$sf" ] || die "'$sf' is not SUITE:FLAVOR"
 	for f in $(echo "$flavors" | tr '+' ' '); do need_kernel "$f"; done
 	if [ "$suite" = netns ] && [ -n "${CASES:-}" ]; then
-		for c in $(cases_of netns); do
+		for c in $(echo "$CASES" | tr , " "); do
 			[ -r "$top/netns-tests/cases/$c.sh" ] ||
 				die "CASES names '$c', which is not a file in netns-tests/cases"
 		done
 	fi
-	total=$((total + $(cases_of "$suite" | wc -l)))
+	total=$((total + $(cases_of "$suite" "$flavors" | wc -l)))
 done
 
 stamp=$(date +%Y%m%d-%H%M%S)
@@ -207,7 +209,7 @@ for sf in "$@"; do
 		args=()
 		[ "$suite" != netns ] || [ -z "${CASES:-}" ] || args=(--args "$CASES")
 		boot "$run" "$flavor" "$suite" "${args[@]}"
-		collect "$outdir/$run.ktap" "$flavor: $suite: " "$(cases_of "$suite")" \
+		collect "$outdir/$run.ktap" "$flavor: $suite: " "$(cases_of "$suite" "$flavor")" \
 			"$(died_msg $boot_rc "$run")"
 		;;
 	esac
