@@ -97,7 +97,8 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$src_key" ] || [ ! -d "$src" ]; then
 	if [ -n "$patch_list" ]; then
 		msg "$flavor: applying $(echo $patch_list | wc -w) patches from $patches"
 		git -C "$src" init -q
-		git -C "$src" add -A
+		# Debian's tree ignores its own top level (.gitignore: '/*').
+		git -C "$src" add -A -f .
 		git -C "$src" -c user.name=harness -c user.email=harness@localhost \
 			commit -qm "linux-source-6.1 (pristine)"
 		for p in $patch_list; do

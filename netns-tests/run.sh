@@ -136,8 +136,11 @@ boot() {
 	local run=$1 flavor=$2 entry=$3
 	shift 3
 	boot_rc=0
+	# The guest learns which flavor it is meant to be (wgt_flavor), so a
+	# case can check the running kernel against that claim.
 	"$top/guest-image/boot.sh" --kernel "$BUILD_DIR/kernel/$flavor/bzImage" \
 		--initrd "$initrd" --entry "$entry" --name "$run" \
+		--append "wgt_flavor=$flavor" \
 		--timeout "${SUITE_TIMEOUT:-1200}" "$@" > "$outdir/$run.ktap" ||
 		boot_rc=$?
 }
