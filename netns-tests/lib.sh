@@ -35,6 +35,7 @@ cleanup() {
 	for p in $bg_pids; do kill "$p" 2> /dev/null; done
 	for p in $bg_pids; do wait "$p" 2> /dev/null; done
 	for x in $created_ns; do ip netns del "$x" 2> /dev/null; done
+	rm -f /tmp/"$ns_prefix".* /tmp/"$ns_prefix"-*
 }
 trap cleanup EXIT
 trap 'exit 143' INT TERM
@@ -54,13 +55,22 @@ on() {
 	log "[$ns] $*"
 	ip netns exec "$ns" "$@"
 }
-# bg NAME CMD...: as on(), in the background; killed at cleanup.
+# bg NAME CMD...: as on(), in the background; killed at cleanup.  Sets
+# BG_PID to its process id.
 bg() {
 	local ns=$ns_prefix-$1
 	shift
 	log "[$ns] $* &"
-	ip netns exec "$ns" "$@" &
-	bg_pids="$bg_pids $!"
+	# /usr/bin/ip itself, not the ip() function: a function would run in
+	# a subshell whose death at cleanup would orphan the command.
+	/usr/bin/ip netns exec "$ns" "$@" &
+	BG_PID=$!
+	bg_pids="$bg_pids $BG_PID"
+}
+# stop PID: end a process started with bg() and wait for it.
+stop() {
+	kill "$1" 2> /dev/null || true
+	wait "$1" 2> /dev/null || true
 }
 
 # wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
@@ -79,6 +89,11 @@ tcp_listening() {
 	ip netns exec "$ns_prefix-$1" /usr/bin/ss -Htln "sport = :$2" | grep -q .
 }
 
+# udp_listening NS PORT: a UDP socket is bound to PORT in NS.
+udp_listening() {
+	ip netns exec "$ns_prefix-$1" /usr/bin/ss -Huln "sport = :$2" | grep -q .
+}
+
 # latest_handshake NS IFACE PEER: seconds since the epoch, 0 if none.
 latest_handshake() {
 	ip netns exec "$ns_prefix-$1" /usr/bin/wg show "$2" latest-handshakes |
@@ -92,45 +107,65 @@ transfer() {
 		awk -v p="$3" '$1 == p { print $2, $3 }'
 }
 
-# veth_pair A B: a veth link between namespaces A and B, both ends up,
-# named veth-A / veth-B inside them.
+# veth_pair A B [NAME_A NAME_B]: a veth link between namespaces A and B,
+# both ends up, named NAME_A / NAME_B inside them (default veth-A / veth-B).
 veth_pair() {
+	local na=${3:-veth-$1} nb=${4:-veth-$2}
 	ip link add "vt$$a" type veth peer name "vt$$b"
-	ip link set "vt$$a" netns "$ns_prefix-$1" name "veth-$1"
-	ip link set "vt$$b" netns "$ns_prefix-$2" name "veth-$2"
-	ip -n "$ns_prefix-$1" link set "veth-$1" up
-	ip -n "$ns_prefix-$2" link set "veth-$2" up
+	ip link set "vt$$a" netns "$ns_prefix-$1" name "$na"
+	ip link set "vt$$b" netns "$ns_prefix-$2" name "$nb"
+	ip -n "$ns_prefix-$1" link set "$na" up
+	ip -n "$ns_prefix-$2" link set "$nb" up
 }
 
-# wg_pair A B: the usual two-peer setup.  Underlay 10.0.0.1/24 (A) and
-# 10.0.0.2/24 (B) on a veth, fd00::1/2; wg0 in each with fresh keys,
-# listening on 51820 (A) and 51821 (B), inner 192.168.241.1-2/24 and
-# fd00:241::1-2/64.  Sets PUB_A, PUB_B.  OUTER=6 puts the endpoints on v6.
-wg_pair() {
-	local a=$1 b=$2 key_a key_b
-	veth_pair "$a" "$b"
-	ip -n "$ns_prefix-$a" addr add 10.0.0.1/24 dev "veth-$a"
-	ip -n "$ns_prefix-$b" addr add 10.0.0.2/24 dev "veth-$b"
-	ip -n "$ns_prefix-$a" addr add fd00::1/64 dev "veth-$a" nodad
-	ip -n "$ns_prefix-$b" addr add fd00::2/64 dev "veth-$b" nodad
-	key_a=$(wg genkey)
-	key_b=$(wg genkey)
-	PUB_A=$(echo "$key_a" | wg pubkey)
-	PUB_B=$(echo "$key_b" | wg pubkey)
-	ip -n "$ns_prefix-$a" link add wg0 type wireguard
-	ip -n "$ns_prefix-$b" link add wg0 type wireguard
-	echo "$key_a" > /tmp/$ns_prefix-$a.key
-	echo "$key_b" > /tmp/$ns_prefix-$b.key
-	local ep_a=10.0.0.1:51820 ep_b=10.0.0.2:51821
-	if [ "${OUTER:-4}" = 6 ]; then
-		ep_a=[fd00::1]:51820
-		ep_b=[fd00::2]:51821
-	fi
-	on "$a" wg set wg0 private-key /tmp/$ns_prefix-$a.key listen-port 51820 \
-		peer "$PUB_B" endpoint "$ep_b" allowed-ips 192.168.241.2/32,fd00:241::2/128
-	on "$b" wg set wg0 private-key /tmp/$ns_prefix-$b.key listen-port 51821 \
-		peer "$PUB_A" endpoint "$ep_a" allowed-ips 192.168.241.1/32,fd00:241::1/128
-	rm -f /tmp/$ns_prefix-$a.key /tmp/$ns_prefix-$b.key
+# sysctl_set NS KEY VALUE: set a sysctl inside namespace NS.
+sysctl_set() { on "$1" sysctl -q -w "$2=$3"; }
+
+# keypair: sets PRIV and PUB to a fresh WireGuard key pair.
+keypair() {
+	PRIV=$(wg genkey)
+	PUB=$(echo "$PRIV" | wg pubkey)
+}
+
+# keyfile KEY: prints the name of a fresh file holding KEY, for wg's
+# private-key and preshared-key options (removed at cleanup).
+keyfile() {
+	local f
+	f=$(mktemp "/tmp/$ns_prefix.key.XXXXXX")
+	echo "$1" > "$f"
+	echo "$f"
+}
+
+# wg_dev NS IFACE PORT PRIV: a WireGuard interface IFACE in NS (left down)
+# with private key PRIV, listening on PORT.
+wg_dev() {
+	ip -n "$ns_prefix-$1" link add "$2" type wireguard
+	on "$1" wg set "$2" private-key "$(keyfile "$4")" listen-port "$3"
+}
+
+# wg_peer NS IFACE PUB [ARGS...]: wg set IFACE peer PUB ARGS... in NS.
+wg_peer() {
+	local ns=$1 dev=$2 pub=$3
+	shift 3
+	on "$ns" wg set "$dev" peer "$pub" "$@"
+}
+
+# wg_tunnel A B EP_A EP_B: wg0 in A and B with fresh keys (KEY_A/PUB_A,
+# KEY_B/PUB_B), listening on 51820 (A) and 51821 (B), each the other's
+# peer, inner 192.168.241.1-2/24 and fd00:241::1-2/64, up.  A reaches B at
+# EP_B and B reaches A at EP_A; an empty one leaves the endpoint unset.
+wg_tunnel() {
+	local a=$1 b=$2 ep_a=$3 ep_b=$4
+	keypair
+	KEY_A=$PRIV PUB_A=$PUB
+	keypair
+	KEY_B=$PRIV PUB_B=$PUB
+	wg_dev "$a" wg0 51820 "$KEY_A"
+	wg_dev "$b" wg0 51821 "$KEY_B"
+	wg_peer "$a" wg0 "$PUB_B" ${ep_b:+endpoint "$ep_b"} \
+		allowed-ips 192.168.241.2/32,fd00:241::2/128
+	wg_peer "$b" wg0 "$PUB_A" ${ep_a:+endpoint "$ep_a"} \
+		allowed-ips 192.168.241.1/32,fd00:241::1/128
 	ip -n "$ns_prefix-$a" addr add 192.168.241.1/24 dev wg0
 	ip -n "$ns_prefix-$b" addr add 192.168.241.2/24 dev wg0
 	ip -n "$ns_prefix-$a" addr add fd00:241::1/64 dev wg0 nodad
@@ -139,18 +174,179 @@ wg_pair() {
 	ip -n "$ns_prefix-$b" link set wg0 up
 }
 
-# iperf_tcp CLIENT SERVER SERVER_ADDR SECONDS [iperf3 args]: sets MBIT to
-# the Mbit/s the receiver saw.  The server serves one test and exits.
-iperf_tcp() {
+# wg_pair A B: the usual two-peer setup.  Underlay 10.0.0.1/24 (A) and
+# 10.0.0.2/24 (B) on a veth, fd00::1/2; wg0 in each with fresh keys,
+# listening on 51820 (A) and 51821 (B), inner 192.168.241.1-2/24 and
+# fd00:241::1-2/64.  Sets PUB_A, PUB_B (and KEY_A, KEY_B).  OUTER=6 puts
+# the endpoints on v6.
+wg_pair() {
+	local a=$1 b=$2 ep_a=10.0.0.1:51820 ep_b=10.0.0.2:51821
+	veth_pair "$a" "$b"
+	ip -n "$ns_prefix-$a" addr add 10.0.0.1/24 dev "veth-$a"
+	ip -n "$ns_prefix-$b" addr add 10.0.0.2/24 dev "veth-$b"
+	ip -n "$ns_prefix-$a" addr add fd00::1/64 dev "veth-$a" nodad
+	ip -n "$ns_prefix-$b" addr add fd00::2/64 dev "veth-$b" nodad
+	if [ "${OUTER:-4}" = 6 ]; then
+		ep_a=[fd00::1]:51820
+		ep_b=[fd00::2]:51821
+	fi
+	wg_tunnel "$a" "$b" "$ep_a" "$ep_b"
+}
+
+# endpoint NS IFACE PEER: the endpoint IFACE in NS has for PEER.
+endpoint() {
+	ip netns exec "$ns_prefix-$1" /usr/bin/wg show "$2" endpoints |
+		awk -v p="$3" '$1 == p { print $2 }'
+}
+# endpoint_is NS IFACE PEER ENDPOINT: it is ENDPOINT (for wait_for).
+endpoint_is() { [ "$(endpoint "$1" "$2" "$3")" = "$4" ]; }
+
+# dev_stat NS IFACE NAME: the interface counter NAME (rx_bytes,
+# rx_frame_errors, tx_errors, ... as in /sys/class/net/IFACE/statistics).
+dev_stat() {
+	ip netns exec "$ns_prefix-$1" cat "/sys/class/net/$2/statistics/$3"
+}
+
+# udp_in NS: datagrams the UDP sockets of NS have taken in (InDatagrams of
+# /proc/net/snmp, v4 plus v6); WireGuard's encapsulation sockets count.
+udp_in() {
+	ip netns exec "$ns_prefix-$1" cat /proc/net/snmp /proc/net/snmp6 | awk '
+		$1 == "Udp:" && $2 == "InDatagrams" { for (i = 2; i <= NF; i++) if ($i == "InDatagrams") col = i; next }
+		$1 == "Udp:" && col { n += $col }
+		$1 == "Udp6InDatagrams" { n += $2 }
+		END { print n + 0 }'
+}
+
+# ping_count NS ARGS...: run ping ARGS in NS and print how many replies came
+# back (0 when ping failed); the summary goes to stderr.  Whatever ping's
+# own timeouts do, it is interrupted (and reports) after 60 s.
+ping_count() {
+	local ns=$1 out
+	shift
+	log "[$ns_prefix-$ns] ping $*"
+	out=$(timeout -s INT 60 /usr/bin/ip netns exec "$ns_prefix-$ns" /usr/bin/ping "$@" 2>&1 || true)
+	echo "$out" | grep -E 'transmitted|error' >&2 || true
+	echo "$out" | sed -n 's/.* \([0-9]*\) received.*/\1/p' | grep . || echo 0
+}
+
+# ping_all NS COUNT ARGS...: COUNT pings in NS (ARGS: options and the
+# address) must all be answered.
+ping_all() {
+	local ns=$1 count=$2 got
+	shift 2
+	got=$(ping_count "$ns" -c "$count" "$@")
+	[ "$got" = "$count" ] || fail "[$ns] ping $*: $got of $count replies"
+}
+
+# no_ping NS ARGS...: the ping must get no reply at all.
+no_ping() {
+	local ns=$1
+	shift
+	[ "$(ping_count "$ns" "$@")" = 0 ] || fail "[$ns] ping $* got a reply, expected none"
+}
+
+# quiet_period SECONDS: give something that must NOT happen (an answer to
+# a forged packet, a keepalive) the time to happen anyway.  Only for such
+# negative checks: everything else polls with wait_for.
+quiet_period() { sleep "$1"; }
+
+# iperf_run CLIENT SERVER SERVER_ADDR SECONDS [iperf3 args]: one iperf3 test,
+# its client output left in $IPERF_OUT; sets MBIT to the Mbit/s the receiver
+# saw and, for UDP, LOST and TOTAL to its datagram counts.  The server
+# serves one test and exits.
+IPERF_OUT=/tmp/$ns_prefix.iperf
+iperf_run() {
 	local c=$1 s=$2 addr=$3 secs=$4 mbit
 	shift 4
 	bg "$s" /usr/bin/iperf3 -s -1 -p 5201
 	wait_for 10 tcp_listening "$s" 5201 || fail "iperf3 server did not start"
-	on "$c" /usr/bin/iperf3 -c "$addr" -p 5201 -t "$secs" -f m "$@" > /tmp/$ns_prefix.iperf ||
-		{ cat /tmp/$ns_prefix.iperf; fail "iperf3 to $addr failed"; }
+	on "$c" /usr/bin/iperf3 -c "$addr" -p 5201 -t "$secs" -f m "$@" > "$IPERF_OUT" ||
+		{ cat "$IPERF_OUT"; fail "iperf3 to $addr failed"; }
 	mbit=$(awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec") v = $i } END { print v }' \
-		/tmp/$ns_prefix.iperf)
-	rm -f /tmp/$ns_prefix.iperf
-	[ -n "$mbit" ] || fail "no receiver throughput in iperf3 output"
+		"$IPERF_OUT")
+	[ -n "$mbit" ] || { cat "$IPERF_OUT"; fail "no receiver throughput in iperf3 output"; }
 	MBIT=$mbit
+	set -- $(awk '/receiver/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\/[0-9]+$/) v = $i } END { sub("/", " ", v); print v }' \
+		"$IPERF_OUT")
+	LOST=${1:-0} TOTAL=${2:-0}
+}
+
+# iperf_tcp CLIENT SERVER SERVER_ADDR SECONDS [iperf3 args]: sets MBIT to
+# the Mbit/s the receiver saw.  The server serves one test and exits.
+iperf_tcp() { iperf_run "$@"; }
+
+# iperf_udp CLIENT SERVER SERVER_ADDR SECONDS RATE [iperf3 args]: UDP at
+# RATE (e.g. 10M); sets MBIT, LOST and TOTAL; fails unless the receiver got
+# datagrams and lost at most a tenth of them.
+iperf_udp() {
+	local c=$1 s=$2 addr=$3 secs=$4 rate=$5
+	shift 5
+	iperf_run "$c" "$s" "$addr" "$secs" -u -b "$rate" "$@"
+	echo "UDP $c -> $addr: $MBIT Mbit/s received, $LOST of $TOTAL datagrams lost"
+	[ "$TOTAL" -gt 0 ] || fail "iperf3 UDP to $addr: no datagrams received"
+	[ $((LOST * 10)) -le "$TOTAL" ] || fail "iperf3 UDP to $addr lost $LOST of $TOTAL datagrams"
+}
+
+# mbit_positive: the last iperf run moved data.
+mbit_positive() {
+	awk -v m="$MBIT" 'BEGIN { exit !(m > 0) }' || fail "iperf3 measured $MBIT Mbit/s"
+}
+
+# mitm_pair A M B: A and B joined through a wgmitm relay in M, which does
+# not forward IP.  Underlay 10.0.1.1/24 (A, veth-a) -- 10.0.1.254 (M,
+# veth-ma) and 10.0.2.254 (M, veth-mb) -- 10.0.2.1/24 (B, veth-b).  wg0 as
+# in wg_tunnel; A's endpoint for B is the relay at 10.0.1.254:5000, B's for
+# A is 10.0.2.254:5000; forged packets come from 10.0.1.254:5001 (to A) and
+# 10.0.2.254:5001 (to B).  Drive it with mitm and mitm_stat.
+MITM_NS=
+mitm_pair() {
+	local a=$1 m=$2 b=$3
+	veth_pair "$a" "$m" veth-a veth-ma
+	veth_pair "$m" "$b" veth-mb veth-b
+	ip -n "$ns_prefix-$a" addr add 10.0.1.1/24 dev veth-a
+	ip -n "$ns_prefix-$m" addr add 10.0.1.254/24 dev veth-ma
+	ip -n "$ns_prefix-$m" addr add 10.0.2.254/24 dev veth-mb
+	ip -n "$ns_prefix-$b" addr add 10.0.2.1/24 dev veth-b
+	MITM_NS=$m
+	bg "$m" /usr/bin/wgmitm relay 127.0.0.1:7000 10.0.1.254:5000 10.0.1.1:51820 \
+		10.0.2.254:5000 10.0.2.1:51821
+	wait_for 10 mitm stats || fail "wgmitm relay did not start"
+	wg_tunnel "$a" "$b" 10.0.2.254:5000 10.0.1.254:5000
+}
+# mitm COMMAND...: a command to the relay (see guest-image/tools/wgmitm.c);
+# its answer is shown only when it is an error.
+mitm() {
+	local out
+	log "[mitm] $*"
+	out=$(ip netns exec "$ns_prefix-$MITM_NS" /usr/bin/wgmitm ctl 127.0.0.1:7000 "$@" 2>&1) ||
+		{ echo "mitm $*: $out"; return 1; }
+}
+# mitm_stat NAME: one of the relay's counters.
+mitm_stat() {
+	ip netns exec "$ns_prefix-$MITM_NS" /usr/bin/wgmitm ctl 127.0.0.1:7000 stats |
+		awk -v n="$1" '$1 == n { print $2 }'
+}
+
+# kmsg_mark: a unique line in the kernel log; kmsg_since prints what the
+# kernel logged after it (WireGuard's debug messages included).
+kmsg_mark() {
+	KMSG_MARK="wgt-mark-$$-$(date +%s)"
+	echo "$KMSG_MARK" > /dev/kmsg
+}
+kmsg_since() { dmesg | sed -n "/$KMSG_MARK/,\$p"; }
+
+# randkeys N SEED: N distinct well-formed public keys (random 32-byte
+# values in base64, not valid points: enough for peers that never talk).
+randkeys() {
+	awk -v n="$1" -v seed="$2" 'BEGIN {
+		srand(seed)
+		b = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+		last = "AEIMQUYcgkosw048"	# 43rd character: its low 2 bits are padding, zero
+		for (k = 0; k < n; k++) {
+			s = ""
+			for (i = 0; i < 42; i++)
+				s = s substr(b, int(rand() * 64) + 1, 1)
+			print s substr(last, int(rand() * 16) + 1, 1) "="
+		}
+	}'
 }
