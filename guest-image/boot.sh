@@ -4,6 +4,7 @@
 #   guest-image/boot.sh --kernel BZIMAGE --initrd CPIO --entry NAME
 #       [--args ARGS] [--name RUN] [--timeout SECONDS] [--smp N] [--mem MB]
 #       [--append WORDS] [--qemu 'EXTRA QEMU ARGS'] [--accel kvm|tcg]
+#       [--arch x86_64|arm64|arm]
 #
 # The guest runs /tests/entry/NAME and writes its output to a virtio-serial
 # port that lands in RESULTS_DIR/RUN/verdict.log; the console goes to
@@ -13,7 +14,14 @@
 # reports nothing gives a non-zero exit and a message naming the console log.
 #
 # Knobs: ACCEL (kvm or tcg; default: probe once per host boot, see accel.sh),
-# RESULTS_DIR (default $BUILD_DIR/results), V=1 streams the console.
+# ARCH (the guest's architecture, default x86_64; --arch wins), RESULTS_DIR
+# (default $BUILD_DIR/results), V=1 streams the console.
+#
+# arm64 boots qemu-system-aarch64 -M virt -cpu max, arm boots
+# qemu-system-arm -M virt -cpu cortex-a15 (ARMv7 with NEON), both always
+# under TCG (no KVM probe for a foreign architecture), the console on the
+# PL011 (ttyAMA0); the verdict port and the RNG are the same virtio-pci
+# devices as on x86_64.
 set -e -o pipefail
 export LC_ALL=C
 
@@ -25,7 +33,7 @@ BUILD_DIR=${BUILD_DIR:-$top/build}
 RESULTS_DIR=${RESULTS_DIR:-$BUILD_DIR/results}
 
 kernel= initrd= entry= args= name= timeout=300 smp=2 mem=768 append= qemu_extra=
-accel=${ACCEL:-}
+accel=${ACCEL:-} arch=${ARCH:-x86_64}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2 ;;
@@ -39,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--append) append=$2 ;;
 	--qemu) qemu_extra=$2 ;;
 	--accel) accel=$2 ;;
+	--arch) arch=$2 ;;
 	*) die "unknown argument '$1' (see the header of $prog)" ;;
 	esac
 	[ $# -ge 2 ] || die "$1 needs a value"
@@ -49,12 +58,30 @@ done
 [ -n "$entry" ] || die "--entry is required"
 case "$timeout" in ''|*[!0-9]*) die "--timeout must be a number of seconds" ;; esac
 case "$args" in *' '*) die "--args must not contain spaces (use commas)" ;; esac
-command -v qemu-system-x86_64 > /dev/null || die "qemu-system-x86_64 missing (make deps)"
+case "$arch" in x86|amd64) arch=x86_64 ;; esac
+case "$arch" in
+x86_64)
+	qemu=qemu-system-x86_64 console_dev=ttyS0 machine= cpu=max ;;
+arm64)
+	qemu=qemu-system-aarch64 console_dev=ttyAMA0 machine="-M virt" cpu=max ;;
+arm)
+	# highmem=off: a kernel without LPAE cannot reach PCI windows above 4G.
+	qemu=qemu-system-arm console_dev=ttyAMA0 machine="-M virt,highmem=off" cpu=cortex-a15 ;;
+*)
+	die "unknown architecture '$arch' (--arch or ARCH: x86_64, arm64, arm)" ;;
+esac
+command -v $qemu > /dev/null || die "$qemu missing (make deps ARCH=$arch)"
 
+if [ "$arch" != x86_64 ]; then
+	# A foreign architecture never runs under KVM here: no probe.
+	[ -z "$accel" ] || [ "$accel" = tcg ] ||
+		die "ACCEL=$accel is not possible for ARCH=$arch guests on this host (tcg only)"
+	accel=tcg
+fi
 [ -n "$accel" ] || accel=$("$top/guest-image/accel.sh")
 case "$accel" in
 kvm) accel_args="-accel kvm -cpu host" ;;
-tcg) accel_args="-accel tcg,thread=multi -cpu max" ;;
+tcg) accel_args="-accel tcg,thread=multi -cpu $cpu" ;;
 *) die "ACCEL must be kvm or tcg, not '$accel'" ;;
 esac
 
@@ -79,15 +106,15 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 seed=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
-cmdline="console=ttyS0 panic_on_warn=1 panic=-1 oops=panic init=/init"
+cmdline="console=$console_dev panic_on_warn=1 panic=-1 oops=panic init=/init"
 cmdline="$cmdline wgt_entry=$entry wgt_seed=$seed"
 [ -z "$args" ] || cmdline="$cmdline wgt_args=$args"
 [ -z "$append" ] || cmdline="$cmdline $append"
 
-echo "[boot] $name: $accel, -smp $smp, ${mem}M, timeout ${timeout}s (console: $console)" >&2
+echo "[boot] $name: ${machine:+$arch }$accel, -smp $smp, ${mem}M, timeout ${timeout}s (console: $console)" >&2
 start=$(date +%s)
 # shellcheck disable=SC2086
-qemu-system-x86_64 -nodefaults -nographic -no-reboot -display none \
+$qemu $machine -nodefaults -nographic -no-reboot -display none \
 	-monitor none $accel_args -smp "$smp" -m "$mem" \
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
 	-serial "file:$console" \

@@ -29,9 +29,11 @@ ns_prefix=wgt-$$
 created_ns=
 bg_pids=
 
+case_start=$(date +%s)
 cleanup() {
 	local p x
 	set +e
+	log "$prog: $(($(date +%s) - case_start)) s"
 	for p in $bg_pids; do kill "$p" 2> /dev/null; done
 	for p in $bg_pids; do wait "$p" 2> /dev/null; done
 	for x in $created_ns; do ip netns del "$x" 2> /dev/null; done
@@ -100,6 +102,19 @@ latest_handshake() {
 		awk -v p="$3" '$1 == p { print $2 }'
 }
 has_handshake() { [ "$(latest_handshake "$@")" -gt 0 ] 2> /dev/null; }
+
+# handshake_settled NS IFACE PEER: the latest handshake with PEER is at
+# least 7 s old.  WireGuard arms an initiation's retransmission timer only
+# after sending it, and the send can deliver the initiation and see the
+# whole exchange complete first; the timer then fires once anyway,
+# REKEY_TIMEOUT (5 s + up to 1/3 s) later, and a new handshake follows.
+# Checks that no handshake or no byte happens on an idle tunnel wait for
+# this first (wait_for 30 handshake_settled ...).
+handshake_settled() {
+	local hs
+	hs=$(latest_handshake "$@")
+	[ "${hs:-0}" -gt 0 ] && [ $(($(date +%s) - hs)) -ge 7 ]
+}
 
 # transfer NS IFACE PEER: prints "RX TX" bytes for PEER.
 transfer() {

@@ -17,6 +17,11 @@
 # $BUILD_DIR/initramfs.cpio.gz: build them first (make).  The KTAP is also
 # written to $RESULTS_DIR/test-TIME/ktap.txt.  V=1 passes on every case's
 # diagnostics, not only those of failing cases.
+#
+# ARCH=arm64 or ARCH=arm (default x86_64) runs the guests on that
+# architecture under TCG: kernels from $BUILD_DIR/kernel/FLAVOR-ARCH, the
+# initramfs from $BUILD_DIR/initramfs-ARCH.cpio.gz (make image ARCH=...),
+# only the zinc-selftest suite, and every case named FLAVOR-ARCH: ...
 set -e -o pipefail
 export LC_ALL=C
 
@@ -26,10 +31,33 @@ die() { echo "$prog: $*" >&2; exit 1; }
 top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$top/build}
 export RESULTS_DIR=${RESULTS_DIR:-$BUILD_DIR/results}
-initrd=$BUILD_DIR/initramfs.cpio.gz
+arch=${ARCH:-x86_64}
+case "$arch" in x86|amd64) arch=x86_64 ;; esac
+# kernel_dir FLAVOR, and the image in it, per architecture.
+case "$arch" in
+x86_64) initrd=$BUILD_DIR/initramfs.cpio.gz kimage=bzImage ;;
+arm64) initrd=$BUILD_DIR/initramfs-$arch.cpio.gz kimage=Image ;;
+arm) initrd=$BUILD_DIR/initramfs-$arch.cpio.gz kimage=zImage ;;
+*) die "unknown ARCH '$arch' (x86_64, arm64, arm)" ;;
+esac
+kernel_dir() {
+	if [ "$arch" = x86_64 ]; then
+		echo "$BUILD_DIR/kernel/$1"
+	else
+		echo "$BUILD_DIR/kernel/$1-$arch"
+	fi
+}
+# What a case is named after: the flavor, and a foreign architecture.
+label() {
+	if [ "$arch" = x86_64 ]; then echo "$1"; else echo "$1-$arch"; fi
+}
 entries=$top/guest-image/entry
 [ $# -gt 0 ] || die "usage: $prog SUITE:FLAVOR... (e.g. netns:stock)"
-[ -r "$initrd" ] || die "no initramfs at $initrd: run 'make image' first"
+if [ "$arch" = x86_64 ]; then
+	[ -r "$initrd" ] || die "no initramfs at $initrd: run 'make image' first"
+else
+	[ -r "$initrd" ] || die "no initramfs at $initrd: run 'make image ARCH=$arch' first"
+fi
 
 # header_cases FILE TAG: the '|'-separated list on FILE's '# TAG: ' line.
 header_cases() { sed -n "s/^# $2: //p" "$1" | tr '|' '\n'; }
@@ -57,14 +85,23 @@ cases_of() {
 }
 
 need_kernel() {
-	[ -r "$BUILD_DIR/kernel/$1/bzImage" ] ||
-		die "no $1 kernel in $BUILD_DIR/kernel/$1: run 'make kernel FLAVOR=$1'"
+	local dir
+	dir=$(kernel_dir "$1")
+	if [ "$arch" = x86_64 ]; then
+		[ -r "$dir/$kimage" ] ||
+			die "no $1 kernel in $dir: run 'make kernel FLAVOR=$1'"
+	else
+		[ -r "$dir/$kimage" ] ||
+			die "no $1 kernel in $dir: run 'make kernel FLAVOR=$1 ARCH=$arch'"
+	fi
 }
 
 total=0
 for sf in "$@"; do
 	suite=${sf%%:*} flavors=${sf#*:}
 	[ "$suite" != "$sf" ] || die "'$sf' is not SUITE:FLAVOR"
+	[ "$arch" = x86_64 ] || [ "$suite" = zinc-selftest ] ||
+		die "suite '$suite' runs on x86_64 only (ARCH=$arch guests carry only zinc-selftest)"
 	for f in $(echo "$flavors" | tr '+' ' '); do need_kernel "$f"; done
 	if [ "$suite" = netns ] && [ -n "${CASES:-}" ]; then
 		for c in $(echo "$CASES" | tr , " "); do
@@ -121,7 +158,9 @@ collect() {
 	[ -z "$diag" ] || emit "$diag"
 	while IFS= read -r name; do
 		[ -n "$name" ] || continue
-		if printf '%s' "$reported" | grep -qxF -- "$name"; then
+		# Not 'printf | grep -q': grep -q may exit before printf is done,
+		# and under pipefail the SIGPIPE reads as "not reported".
+		if grep -qxF -- "$name" <<< "$reported"; then
 			continue
 		fi
 		n=$((n + 1))
@@ -138,9 +177,9 @@ boot() {
 	boot_rc=0
 	# The guest learns which flavor it is meant to be (wgt_flavor), so a
 	# case can check the running kernel against that claim.
-	"$top/guest-image/boot.sh" --kernel "$BUILD_DIR/kernel/$flavor/bzImage" \
+	"$top/guest-image/boot.sh" --kernel "$(kernel_dir "$flavor")/$kimage" \
 		--initrd "$initrd" --entry "$entry" --name "$run" \
-		--append "wgt_flavor=$flavor" \
+		--append "wgt_flavor=$flavor" --arch "$arch" \
 		--timeout "${SUITE_TIMEOUT:-1200}" "$@" > "$outdir/$run.ktap" ||
 		boot_rc=$?
 }
@@ -208,11 +247,11 @@ for sf in "$@"; do
 		;;
 	*)
 		flavor=$flavors
-		run=$suite-$flavor-$stamp
+		run=$suite-$(label "$flavor")-$stamp
 		args=()
 		[ "$suite" != netns ] || [ -z "${CASES:-}" ] || args=(--args "$CASES")
 		boot "$run" "$flavor" "$suite" "${args[@]}"
-		collect "$outdir/$run.ktap" "$flavor: $suite: " "$(cases_of "$suite" "$flavor")" \
+		collect "$outdir/$run.ktap" "$(label "$flavor"): $suite: " "$(cases_of "$suite" "$flavor")" \
 			"$(died_msg $boot_rc "$run")"
 		;;
 	esac

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The zinc-selftest entry for guests without a shell (arm64, arm): the same
+ * report as guest-image/entry/zinc-selftest, as a static program.
+ *
+ * Reads the kernel log (syslog(2), SYSLOG_ACTION_READ_ALL) and prints KTAP,
+ * one case per primitive: ok only when the log carries the exact line
+ * "zinc: NAME self-tests: pass".  The primitive's other "zinc: NAME:" and
+ * "zinc: NAME ..." lines (the CPU-feature combinations that ran, a failing
+ * vector) are passed on as "# " diagnostics.  Exits 1 if any case failed.
+ *
+ * The case names come from the shell entry's "# cases:" line, passed in at
+ * build time as ZINC_SELFTEST_CASES ("a|b|c"), so the host's list of
+ * expected cases and this program cannot drift apart.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+
+#ifndef ZINC_SELFTEST_CASES
+#error "build with -DZINC_SELFTEST_CASES='\"name|name|...\"'"
+#endif
+
+#define SYSLOG_ACTION_READ_ALL 3
+#define SYSLOG_ACTION_SIZE_BUFFER 10
+#define MAX_CASES 16
+
+/*
+ * The message of one log line: after an optional "<level>" prefix and an
+ * optional "[ seconds.micros] " timestamp.
+ */
+static const char *message(const char *line)
+{
+	const char *p = line;
+
+	if (*p == '<') {
+		p = strchr(p, '>');
+		p = p ? p + 1 : line;
+	}
+	if (*p == '[') {
+		const char *end = strchr(p, ']');
+
+		if (end && end[1] == ' ')
+			p = end + 2;
+	}
+	return p;
+}
+
+/* Is msg "zinc: NAME" followed by ':' or ' '? */
+static int about(const char *msg, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(msg, "zinc: ", 6) || strncmp(msg + 6, name, n))
+		return 0;
+	return msg[6 + n] == ':' || msg[6 + n] == ' ';
+}
+
+int main(void)
+{
+	char cases[] = ZINC_SELFTEST_CASES;
+	char *names[MAX_CASES], *log, *line, *save, *tok;
+	int size, len, ncases = 0, failed = 0, any_zinc = 0, i;
+
+	for (tok = strtok_r(cases, "|", &save); tok && ncases < MAX_CASES;
+	     tok = strtok_r(NULL, "|", &save))
+		names[ncases++] = tok;
+
+	size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0);
+	if (size <= 0) {
+		perror("zinc-selftest: klogctl(SIZE_BUFFER)");
+		return 2;
+	}
+	log = malloc(size + 1);
+	if (!log) {
+		perror("zinc-selftest: malloc");
+		return 2;
+	}
+	len = klogctl(SYSLOG_ACTION_READ_ALL, log, size);
+	if (len < 0) {
+		perror("zinc-selftest: klogctl(READ_ALL)");
+		return 2;
+	}
+	log[len] = '\0';
+
+	printf("KTAP version 1\n1..%d\n", ncases);
+	for (i = 0; i < ncases; i++) {
+		int pass = 0;
+		char want[128];
+		const char *p;
+
+		snprintf(want, sizeof(want), "zinc: %s self-tests: pass",
+			 names[i]);
+		for (p = log; *p; p = line ? line + 1 : p + strlen(p)) {
+			const char *msg = message(p);
+			size_t n;
+
+			line = strchr(p, '\n');
+			n = line ? (size_t)(line - msg) : strlen(msg);
+			if (!strncmp(msg, "zinc: ", 6))
+				any_zinc = 1;
+			if (!about(msg, names[i]))
+				continue;
+			printf("# %.*s\n", (int)(n - 6), msg + 6);
+			if (n == strlen(want) && !strncmp(msg, want, n))
+				pass = 1;
+		}
+		if (!pass && !any_zinc)
+			printf("# no \"zinc:\" lines in the kernel log: not a Zinc kernel, or CONFIG_ZINC_SELFTEST is off\n");
+		printf("%sok %d %s\n", pass ? "" : "not ", i + 1, names[i]);
+		failed += !pass;
+	}
+	fflush(stdout);
+	return failed ? 1 : 0;
+}

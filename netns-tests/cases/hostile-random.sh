@@ -1,0 +1,52 @@
+#!/bin/sh
+# Garbage at the listen ports: a man in the middle sends 3000 malformed
+# datagrams to each peer from its own address (random lengths and bytes;
+# handshake messages of the right length with random contents; data
+# messages with random or the live receiver index).  The WireGuard sockets
+# take them all in, nothing answers the sender, no counter, endpoint or
+# handshake moves, and the tunnel keeps passing traffic.
+# timeout: 120
+. "$(dirname "$0")/../lib.sh"
+
+N=3000
+ns_add a
+ns_add m
+ns_add b
+mitm_pair a m b
+ping_all a 2 -W 5 192.168.241.2
+ping_all b 2 -W 3 192.168.241.1
+wait_for 30 handshake_settled a wg0 "$PUB_B" || fail "the handshake did not settle"
+
+# counters: the four transfer counters; fixed: endpoints and handshakes.
+counters() { echo "$(transfer a wg0 "$PUB_B") $(transfer b wg0 "$PUB_A")"; }
+fixed() {
+	echo "$(endpoint a wg0 "$PUB_B") $(endpoint b wg0 "$PUB_A")" \
+		"$(latest_handshake a wg0 "$PUB_B") $(latest_handshake b wg0 "$PUB_A")"
+}
+counters0=$(counters)
+fixed0=$(fixed)
+in_a=$(udp_in a)
+in_b=$(udp_in b)
+mitm junk a2b $N
+mitm junk b2a $N
+udp_in_reached() { [ "$(udp_in "$1")" -ge $(($2 + N)) ]; }
+wait_for 30 udp_in_reached b "$in_b" || fail "b's sockets took in $(($(udp_in b) - in_b)) of $N datagrams"
+wait_for 30 udp_in_reached a "$in_a" || fail "a's sockets took in $(($(udp_in a) - in_a)) of $N datagrams"
+pass "$N junk datagrams reached each peer's WireGuard socket"
+
+quiet_period 2
+[ "$(mitm_stat atk.a)" = 0 ] || fail "a answered the junk sender $(mitm_stat atk.a) times"
+[ "$(mitm_stat atk.b)" = 0 ] || fail "b answered the junk sender $(mitm_stat atk.b) times"
+counters1=$(counters)
+fixed1=$(fixed)
+echo "transfer counters: $counters0 -> $counters1"
+echo "endpoints, handshakes: $fixed0 -> $fixed1"
+# Only keepalives (32 bytes each, a few at most) may have moved them.
+echo "$counters0 $counters1" | awk '{ for (i = 1; i <= 4; i++) if ($(i + 4) - $i >= 200) exit 1 }' ||
+	fail "transfer counters moved: $counters0 -> $counters1"
+[ "$fixed1" = "$fixed0" ] || fail "endpoints or handshakes changed: $fixed0 -> $fixed1"
+pass "no answer to the sender; counters, endpoints and handshakes unchanged"
+
+ping_all a 50 -f -W 3 192.168.241.2
+ping_all b 50 -f -W 3 fd00:241::1
+pass "the tunnel still passes traffic"

@@ -1,0 +1,49 @@
+#!/bin/sh
+# Persistent keepalive.  An interface with a keepalive peer sends a
+# handshake initiation as soon as it comes up; one without a private key
+# sends nothing until it gets one.  On an idle tunnel a 1 s keepalive shows
+# up at the other side as 32-byte empty data messages, about one a second,
+# and stops when set to 0.
+# timeout: 90
+. "$(dirname "$0")/../lib.sh"
+
+ns_add a
+ns_add b
+wg_pair a b
+tx_of() { transfer a "$1" "$2" | awk '{ print $2 }'; }
+tx_positive() { [ "$(tx_of "$1" "$2")" -gt 0 ]; }
+
+keypair
+ip -n "$(nsname a)" link add wg1 type wireguard
+on a wg set wg1 private-key "$(keyfile "$PRIV")" peer "$PUB_B" endpoint 10.0.0.2:1 persistent-keepalive 1
+[ "$(tx_of wg1 "$PUB_B")" = 0 ] || fail "wg1 sent something while down"
+ip -n "$(nsname a)" link set wg1 up
+wait_for 10 tx_positive wg1 "$PUB_B" || fail "wg1 sent nothing after coming up"
+pass "coming up with a keepalive peer sends at once ($(tx_of wg1 "$PUB_B") bytes)"
+
+ip -n "$(nsname a)" link add wg2 type wireguard
+on a wg set wg2 peer "$PUB_B" endpoint 10.0.0.2:1 persistent-keepalive 1
+ip -n "$(nsname a)" link set wg2 up
+quiet_period 2
+[ "$(tx_of wg2 "$PUB_B")" = 0 ] || fail "wg2 sent $(tx_of wg2 "$PUB_B") bytes without a private key"
+keypair
+on a wg set wg2 private-key "$(keyfile "$PRIV")"
+wait_for 10 tx_positive wg2 "$PUB_B" || fail "wg2 sent nothing after getting its private key"
+pass "without a private key nothing is sent, with it at once"
+
+ping_all a 2 -W 5 192.168.241.2
+wait_for 30 handshake_settled a wg0 "$PUB_B" || fail "the handshake did not settle"
+rx_b() { transfer b wg0 "$PUB_A" | awk '{ print $1 }'; }
+wg_peer a wg0 "$PUB_B" persistent-keepalive 1
+r0=$(rx_b)
+quiet_period 5
+d=$(($(rx_b) - r0))
+echo "b received $d bytes from a in 5 idle seconds with a 1 s keepalive"
+[ $((d % 32)) = 0 ] && [ "$d" -ge 96 ] && [ "$d" -le 256 ] ||
+	fail "b received $d bytes in 5 s, expected 3 to 8 keepalives of 32 bytes"
+wg_peer a wg0 "$PUB_B" persistent-keepalive 0
+quiet_period 1
+r0=$(rx_b)
+quiet_period 3
+[ "$(rx_b)" = "$r0" ] || fail "b still received $(($(rx_b) - r0)) bytes after the keepalive was turned off"
+pass "1 s keepalives of 32 bytes on an idle tunnel, none after turning them off"
