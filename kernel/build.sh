@@ -3,13 +3,17 @@
 #
 #   kernel/build.sh FLAVOR        (stock, zinc, zinc-debug)
 #
-# The result is $BUILD_DIR/kernel/FLAVOR/bzImage.  The build is keyed on the
-# content of everything that goes into it (source tarball, patch series,
-# config fragments, this script); when the key is unchanged nothing is rebuilt.
+# The result is $BUILD_DIR/kernel/FLAVOR/bzImage (x86_64), or for another
+# ARCH $BUILD_DIR/kernel/FLAVOR-ARCH/Image (arm64) or .../zImage (arm).  The
+# build is keyed on the content of everything that goes into it (source
+# tarball, patch series, config fragments, this script); when the key is
+# unchanged nothing is rebuilt.
 #
-# Knobs (environment): BUILD_DIR (default build), JOBS (default nproc),
-# PATCHES (patch directory with a 'series' file, default wg-patches for the
-# zinc flavors), KSRC_TARBALL, V=1 for the full build log.
+# Knobs (environment): ARCH (x86_64, arm64 or arm; default x86_64),
+# CROSS_COMPILE (default aarch64-linux-gnu- for arm64, arm-linux-gnueabihf-
+# for arm), BUILD_DIR (default build), JOBS (default nproc), PATCHES (patch
+# directory with a 'series' file, default wg-patches for the zinc flavors),
+# KSRC_TARBALL, V=1 for the full build log.
 set -e -o pipefail
 export LC_ALL=C
 
@@ -26,18 +30,49 @@ case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$top/$BUILD_DIR ;; esac
 JOBS=${JOBS:-$(nproc)}
 KSRC_TARBALL=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 cfgdir=$top/kernel/config
+arch=${ARCH:-x86_64}
+
+# Per architecture: the kernel's ARCH, the image, where the build goes, the
+# common fragments and the zinc flavor's fragment.  x86_64 keeps its
+# historical paths (kernel/FLAVOR); on ARM only what the Zinc selftests
+# need (no networking, WireGuard or tracing).
+case "$arch" in
+x86_64)
+	karch=x86_64 image=arch/x86/boot/bzImage cross=
+	outname=$flavor
+	fragments="base.config virtio.config net.config wireguard.config trace.config"
+	zinc_frag=zinc.config ;;
+arm64)
+	karch=arm64 image=arch/arm64/boot/Image
+	cross=${CROSS_COMPILE:-aarch64-linux-gnu-}
+	outname=$flavor-$arch
+	fragments="base-arm.config arm64.config virtio.config"
+	zinc_frag=zinc-arm64.config ;;
+arm)
+	karch=arm image=arch/arm/boot/zImage
+	cross=${CROSS_COMPILE:-arm-linux-gnueabihf-}
+	outname=$flavor-$arch
+	fragments="base-arm.config arm.config virtio.config"
+	zinc_frag=zinc-arm.config ;;
+*)
+	die "unknown ARCH '$arch' (x86_64, arm64, arm)" ;;
+esac
+imgname=${image##*/}
+if [ -n "$cross" ]; then
+	command -v "${cross}gcc" > /dev/null ||
+		die "${cross}gcc not found: install the cross compiler (make deps ARCH=$arch)"
+fi
 
 # Fragments, in merge order, and the patch series for each flavor.
-fragments="base.config virtio.config net.config wireguard.config trace.config"
 patches=
 case "$flavor" in
 stock)
 	fragments="$fragments stock.config" ;;
 zinc)
-	fragments="$fragments zinc.config"
+	fragments="$fragments $zinc_frag"
 	patches=${PATCHES:-$top/wg-patches} ;;
 zinc-debug)
-	fragments="$fragments zinc.config debug.config"
+	fragments="$fragments $zinc_frag debug.config"
 	patches=${PATCHES:-$top/wg-patches} ;;
 *)
 	die "unknown flavor '$flavor' (stock, zinc, zinc-debug)" ;;
@@ -67,15 +102,16 @@ key=$(
 	{
 		stat -c '%n %s %Y' "$KSRC_TARBALL"
 		echo "$flavor"
+		[ "$arch" = x86_64 ] || echo "$arch $cross"
 		for p in $patch_list; do sha256sum < "$p"; done
 		for f in $fragments; do echo "$f"; cat "$cfgdir/$f"; done
 		cat "$0"
 	} | sha256sum | cut -c1-16
 )
 
-out=$BUILD_DIR/kernel/$flavor
-if [ -r "$out/bzImage" ] && [ "$(cat "$out/key" 2>/dev/null)" = "$key" ]; then
-	msg "$flavor: cached ($key), not rebuilding"
+out=$BUILD_DIR/kernel/$outname
+if [ -r "$out/$imgname" ] && [ "$(cat "$out/key" 2>/dev/null)" = "$key" ]; then
+	msg "$outname: cached ($key), not rebuilding"
 	exit 0
 fi
 
@@ -90,12 +126,12 @@ src_key=$(
 		sha256sum | cut -c1-16
 )
 if [ "$(cat "$stamp" 2>/dev/null)" != "$src_key" ] || [ ! -d "$src" ]; then
-	msg "$flavor: unpacking $(basename "$KSRC_TARBALL")"
+	msg "$outname: unpacking $(basename "$KSRC_TARBALL")"
 	rm -rf "$src" "$out/obj" "$stamp"
 	mkdir -p "$src"
 	tar -xf "$KSRC_TARBALL" -C "$src" --strip-components=1
 	if [ -n "$patch_list" ]; then
-		msg "$flavor: applying $(echo $patch_list | wc -w) patches from $patches"
+		msg "$outname: applying $(echo $patch_list | wc -w) patches from $patches"
 		git -C "$src" init -q
 		# Debian's tree ignores its own top level (.gitignore: '/*').
 		git -C "$src" add -A -f .
@@ -117,12 +153,13 @@ fi
 obj=$out/obj
 mkdir -p "$obj"
 kmake() {
-	local cc=gcc
-	command -v ccache > /dev/null && cc="ccache gcc"
-	make -C "$src" O="$obj" ARCH=x86_64 CC="$cc" HOSTCC="$cc" "$@"
+	local cc=${cross}gcc hostcc=gcc
+	command -v ccache > /dev/null && cc="ccache $cc" hostcc="ccache gcc"
+	make -C "$src" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross" \
+		CC="$cc" HOSTCC="$hostcc" "$@"
 }
 
-msg "$flavor: configuring (tinyconfig + $fragments)"
+msg "$outname: configuring (tinyconfig + $fragments)"
 rm -f "$obj/.config"
 kmake -s tinyconfig > "$out/config.log" 2>&1 || { cat "$out/config.log" >&2; die "tinyconfig failed"; }
 (cd "$cfgdir" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" $fragments) \
@@ -146,18 +183,18 @@ for f in $fragments; do
 		esac
 	done < "$cfgdir/$f"
 done
-[ -z "$missing" ] || die "$flavor: config symbols did not survive the merge:$missing"
+[ -z "$missing" ] || die "$outname: config symbols did not survive the merge:$missing"
 
-msg "$flavor: building bzImage with -j$JOBS (log: $out/build.log)"
+msg "$outname: building $imgname with -j$JOBS (log: $out/build.log)"
 start=$(date +%s)
 if [ "${V:-0}" = 1 ]; then
-	kmake -j"$JOBS" bzImage 2>&1 | tee "$out/build.log"
+	kmake -j"$JOBS" "$imgname" 2>&1 | tee "$out/build.log"
 else
-	kmake -j"$JOBS" bzImage > "$out/build.log" 2>&1 ||
-		{ tail -40 "$out/build.log" >&2; die "$flavor: kernel build failed (full log: $out/build.log)"; }
+	kmake -j"$JOBS" "$imgname" > "$out/build.log" 2>&1 ||
+		{ tail -40 "$out/build.log" >&2; die "$outname: kernel build failed (full log: $out/build.log)"; }
 fi
-cp "$obj/arch/x86/boot/bzImage" "$out/bzImage.new"
-mv "$out/bzImage.new" "$out/bzImage"
+cp "$obj/$image" "$out/$imgname.new"
+mv "$out/$imgname.new" "$out/$imgname"
 cp "$obj/.config" "$out/config"
 echo "$key" > "$out/key"
-msg "$flavor: built in $(( $(date +%s) - start )) s ($key)"
+msg "$outname: built in $(( $(date +%s) - start )) s ($key)"
