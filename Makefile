@@ -92,9 +92,14 @@ tunnel: x86-only kernel image
 # What 'make test' runs, as netns-tests/run.sh SUITE:FLAVOR words.  On
 # arm64 and arm (not part of CI's x86_64 'make test'): the Zinc selftests.
 ifeq ($(ARCH),x86_64)
-# Zinc's selftests run on every Zinc flavor; the stock+zinc pairs check that
-# the two kernels still speak the protocol to each other across guests.
-ifneq ($(filter zinc%,$(FLAVOR)),)
+# Zinc's selftests run on every Zinc flavor.  On zinc the suite also runs on
+# stock (the crypto-path case checks the mirror image there), and the
+# stock+zinc pairs check that the two kernels still speak the protocol to
+# each other across guests, in both initiator roles.
+ifeq ($(FLAVOR),zinc)
+TEST_SUITES ?= zinc-selftest:zinc netns:zinc two-guest:zinc+zinc netns:stock \
+	two-guest:stock+zinc two-guest:zinc+stock
+else ifneq ($(filter zinc%,$(FLAVOR)),)
 TEST_SUITES ?= zinc-selftest:$(FLAVOR) netns:$(FLAVOR) two-guest:$(FLAVOR)+$(FLAVOR)
 else
 TEST_SUITES ?= netns:$(FLAVOR) two-guest:$(FLAVOR)+$(FLAVOR)
