@@ -20,8 +20,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/random.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,7 +167,8 @@ static int open_verdict_port(void)
 static int run_entry(const char *entry, int verdict_fd)
 {
 	char path[256], buf[4096];
-	int pipefd[2], status;
+	bool eof = false, exited = false;
+	int pipefd[2], status = 0, st;
 	ssize_t n;
 	pid_t pid;
 
@@ -192,19 +195,49 @@ static int run_entry(const char *entry, int verdict_fd)
 		_exit(127);
 	}
 	close(pipefd[1]);
-	while ((n = read(pipefd[0], buf, sizeof(buf))) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
+	/*
+	 * As PID 1 we inherit every orphan: reap them all while copying the
+	 * entry's output, or they linger as zombies that later checks see.
+	 * Stop once the entry has exited and its pipe is drained, even if an
+	 * orphan still holds the pipe open.
+	 */
+	for (;;) {
+		struct pollfd pfd = { .fd = pipefd[0], .events = POLLIN };
+		pid_t w;
+		int r;
+
+		r = poll(&pfd, 1, exited ? 0 : 200);
+		if (r > 0) {
+			n = read(pipefd[0], buf, sizeof(buf));
+			if (n > 0) {
+				out(console_fd, buf, n);
+				out(verdict_fd, buf, n);
 				continue;
-			break;
+			}
+			if (n < 0 && errno == EINTR)
+				continue;
+			eof = true;
 		}
-		out(console_fd, buf, n);
-		out(verdict_fd, buf, n);
+		while ((w = waitpid(-1, &st, WNOHANG)) > 0) {
+			if (w == pid) {
+				status = st;
+				exited = true;
+			}
+		}
+		if (exited && (eof || r == 0))
+			break;
+		if (eof && !exited) {
+			/* Output closed: block until the entry itself exits. */
+			w = waitpid(-1, &st, 0);
+			if (w == pid) {
+				status = st;
+				exited = true;
+			} else if (w < 0 && errno != EINTR) {
+				fatal("waitpid");
+			}
+		}
 	}
 	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			fatal("waitpid");
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
