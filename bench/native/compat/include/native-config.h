@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The kernel configuration the native build stands for, forced into every
+ * translation unit (-include), as the kernel's build does with autoconf.h:
+ * x86_64 with every Zinc primitive and its x86_64 glue built in, an
+ * assembler that knows AVX-512, and a preemptible kernel (so that the
+ * simd_relax() paths are taken).  CONFIG_ZINC_SELFTEST and CONFIG_ZINC_DEBUG
+ * come from the command line: the test builds set them, the benchmark not.
+ */
+#ifndef _NATIVE_CONFIG_H
+#define _NATIVE_CONFIG_H
+
+#define CONFIG_X86 1
+#define CONFIG_X86_64 1
+#define CONFIG_64BIT 1
+#define CONFIG_AS_AVX512 1
+#define CONFIG_ARCH_SUPPORTS_INT128 1
+#define CONFIG_PREEMPTION 1
+#define CONFIG_ZINC_CHACHA20 1
+#define CONFIG_ZINC_CHACHA20_X86_64 1
+#define CONFIG_ZINC_POLY1305 1
+#define CONFIG_ZINC_POLY1305_X86_64 1
+#define CONFIG_ZINC_CHACHA20POLY1305 1
+#define CONFIG_ZINC_BLAKE2S 1
+#define CONFIG_ZINC_ARCH_X86_64 1
+#define CONFIG_ZINC_CURVE25519 1
+#define CONFIG_ZINC_CURVE25519_X86_64 1
+#define CONFIG_CRYPTO_ARCH_HAVE_LIB_CURVE25519 1
+
+#endif

@@ -1,0 +1,101 @@
+#!/bin/bash
+# make native-test: Zinc's self-tests on the host CPU, as one KTAP document.
+#
+#   bench/native/run-tests.sh
+#
+# Builds Zinc from the patched tree (bench/native/tree.sh) three ways and
+# runs bench/native/test/zinc-native-test with each: plain (gcc), under
+# AddressSanitizer + UndefinedBehaviorSanitizer (clang), and the generic
+# paths under valgrind memcheck.  Every CPU-feature subset the host has is
+# a case; AVX-512 where the CPU has it, SKIP where not.  Exit status: 0 when
+# every case passed (or skipped), 1 otherwise.
+#
+# Knobs (environment): BUILD_DIR (default build), NATIVE_BREAK=1 flips one
+# byte of a ChaCha20 test vector in a copy of the tree, to show that the
+# tests fail then (every chacha20 case must be 'not ok').
+set -e -o pipefail
+export LC_ALL=C
+
+prog=bench/native/run-tests.sh
+die() { echo "$prog: $*" >&2; exit 1; }
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$top/build}
+case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$top/$BUILD_DIR ;; esac
+[ "$(uname -m)" = x86_64 ] || die "the native build is x86_64 only (this is $(uname -m))"
+for t in gcc clang valgrind perl git; do
+	command -v $t > /dev/null || die "$t not found: run 'make deps' as root"
+done
+
+work=$BUILD_DIR/native
+results=$BUILD_DIR/results/native-test
+mkdir -p "$work" "$results"
+tmp=$(mktemp -d "$work/run.XXXXXX")
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+
+"$here/tree.sh" "$work/linux"
+tree=$work/linux
+if [ "${NATIVE_BREAK:-0}" = 1 ]; then
+	# A copy of lib/zinc with the first byte of ChaCha20 vector 1's output
+	# changed; the rest of the tree by links.
+	tree=$tmp/broken
+	mkdir -p "$tree/lib"
+	cp -r "$work/linux/lib/zinc" "$tree/lib/zinc"
+	for d in include arch lib/crypto; do ln -s "$work/linux/$d" "$tree/$d"; done
+	sed -i '/chacha20_output001\[\]/{n;s/0x76/0x77/}' \
+		"$tree/lib/zinc/selftest/chacha20-vectors.h"
+	grep -A1 'chacha20_output001\[\]' "$tree/lib/zinc/selftest/chacha20-vectors.h" |
+		grep -q 0x77 || die "NATIVE_BREAK: the vector to corrupt was not found"
+	echo "[native] NATIVE_BREAK=1: chacha20 vector 1 corrupted in a copy of lib/zinc" >&2
+fi
+
+# build VARIANT CC: libzinc.a and the test driver in $work/VARIANT.
+build() {
+	local out=$work/$1
+	echo "[native] building $1 ($2)" >&2
+	"$here/build.sh" "$tree" "$out" "$1" >&2
+	$2 $(cat "$out/cflags") -o "$out/zinc-native-test" \
+		"$here/test/zinc-native-test.c" "$out/libzinc.a" >&2 ||
+		die "linking the $1 test driver failed"
+	echo "$out/zinc-native-test"
+}
+plain=$(build test gcc)
+asan=$(build asan clang)
+
+# run NAME COMMAND...: its result lines, then one for its exit status.
+run() {
+	local name=$1 rc=0; shift
+	echo "[native] running $name" >&2
+	"$@" > "$tmp/$name.out" 2> "$tmp/$name.err" || rc=$?
+	cat "$tmp/$name.out"
+	if [ $rc = 0 ]; then
+		echo "ok $name: run: exit status 0"
+	else
+		echo "not ok $name: run: exit status $rc"
+		sed 's/^/#   /' "$tmp/$name.err" | tail -40
+	fi
+}
+{
+	run native "$plain" --prefix native
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		run native-asan "$asan" --prefix native-asan
+	# valgrind does not know AVX-512 (nor ADX): the generic paths only.
+	run native-valgrind valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite "$plain" \
+		--prefix native-valgrind --generic-only
+} > "$tmp/lines"
+
+# Number the cases into one KTAP document.
+awk '
+	/^(not )?ok / { n++; sub(/^ok /, "ok " n " "); sub(/^not ok /, "not ok " n " ");
+			if ($0 ~ /# SKIP/) skip++; else if ($0 ~ /^not ok/) fail++; else pass++ }
+	{ lines[++l] = $0 }
+	END {
+		print "KTAP version 1"; print "1.." n
+		for (i = 1; i <= l; i++) print lines[i]
+		printf "# native-test: %d passed, %d failed, %d skipped\n", pass, fail, skip
+		exit fail || !n
+	}' "$tmp/lines" | tee "$results/ktap.txt"
