@@ -342,6 +342,48 @@ mitm_stat() {
 		awk -v n="$1" '$1 == n { print $2 }'
 }
 
+# Which code ran, asked of the kernel: the ftrace function profiler
+# (CONFIG_FUNCTION_PROFILER) counts calls to the functions in its filter,
+# nothing else (no graph tracer).  crypto-path.sh and the bench entry share
+# these.  The entry points of Zinc and lib/crypto that tell the two apart:
+PROF_ZINC_FNS="zinc_chacha20poly1305_encrypt_sg_inplace zinc_chacha20poly1305_decrypt_sg_inplace zinc_curve25519 zinc_curve25519_generate_public"
+PROF_LIB_FNS="chacha20poly1305_encrypt_sg_inplace chacha20poly1305_decrypt_sg_inplace curve25519_arch curve25519_base_arch curve25519_generic"
+PROF_FPU_FN=kernel_fpu_begin_mask
+PROF_TR=/sys/kernel/tracing
+
+# prof_available: this kernel has the function profiler.
+prof_available() { [ -w $PROF_TR/function_profile_enabled ]; }
+# prof_traceable FN: FN can be put in the profiler's filter.
+prof_traceable() { grep -qx "$1" $PROF_TR/available_filter_functions; }
+# prof_filter FN...: profile exactly these functions; each one this kernel
+# cannot trace is named on stdout and left out.
+prof_filter() {
+	local f
+	: > $PROF_TR/set_ftrace_filter
+	for f in "$@"; do
+		if prof_traceable "$f"; then
+			echo "$f" >> $PROF_TR/set_ftrace_filter
+		else
+			echo "not traceable in this kernel: $f"
+		fi
+	done
+}
+# prof_start: zero the counts and count; prof_pause: stop counting, keep
+# the counts for prof_hits; prof_stop: stop and clear the filter.
+prof_start() { echo 1 > $PROF_TR/function_profile_enabled; }
+prof_pause() { echo 0 > $PROF_TR/function_profile_enabled; }
+prof_stop() {
+	echo 0 > $PROF_TR/function_profile_enabled 2> /dev/null || true
+	echo > $PROF_TR/set_ftrace_filter 2> /dev/null || true
+}
+# prof_hits FN: calls to FN counted since prof_start, all CPUs.  The
+# profiler prints names cut to 30 characters; among the functions above
+# those prefixes are still unique.
+prof_hits() {
+	cat $PROF_TR/trace_stat/function* 2> /dev/null |
+		awk -v f="$1" '$1 == substr(f, 1, 30) { n += $2 } END { print n + 0 }'
+}
+
 # kmsg_mark: a unique line in the kernel log; kmsg_since prints what the
 # kernel logged after it (WireGuard's debug messages included).
 kmsg_mark() {

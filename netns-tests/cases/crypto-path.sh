@@ -13,40 +13,17 @@
 # timeout: 150
 . "$(dirname "$0")/../lib.sh"
 
-tr=/sys/kernel/tracing
-[ -w $tr/function_profile_enabled ] ||
-	fail "no function profiler in this kernel (CONFIG_FUNCTION_PROFILER)"
+prof_available || fail "no function profiler in this kernel (CONFIG_FUNCTION_PROFILER)"
 flavor=${wgt_flavor:-}
 [ -n "$flavor" ] || fail "wgt_flavor is not set: the host did not say what this kernel claims to be"
 
-zinc_fns="zinc_chacha20poly1305_encrypt_sg_inplace zinc_chacha20poly1305_decrypt_sg_inplace zinc_curve25519 zinc_curve25519_generate_public"
-lib_fns="chacha20poly1305_encrypt_sg_inplace chacha20poly1305_decrypt_sg_inplace curve25519_arch curve25519_base_arch curve25519_generic"
-fpu_fn=kernel_fpu_begin_mask
+fpu_fn=$PROF_FPU_FN
+traceable() { prof_traceable "$@"; }
+trap 'prof_stop; cleanup' EXIT
 
-traceable() { grep -qx "$1" $tr/available_filter_functions; }
+prof_filter $PROF_ZINC_FNS $PROF_LIB_FNS $fpu_fn
+hits() { prof_hits "$@"; }
 
-profile_stop() {
-	echo 0 > $tr/function_profile_enabled 2> /dev/null || true
-	echo > $tr/set_ftrace_filter 2> /dev/null || true
-}
-trap 'profile_stop; cleanup' EXIT
-
-: > $tr/set_ftrace_filter
-for f in $zinc_fns $lib_fns $fpu_fn; do
-	if traceable "$f"; then
-		echo "$f" >> $tr/set_ftrace_filter
-	else
-		echo "not traceable in this kernel: $f"
-	fi
-done
-
-# hits FN: calls to FN since the profiler was enabled, all CPUs.  The
-# profiler prints names cut to 30 characters; among the functions filtered
-# above those prefixes are still unique.
-hits() {
-	cat $tr/trace_stat/function* 2> /dev/null |
-		awk -v f="$1" '$1 == substr(f, 1, 30) { n += $2 } END { print n + 0 }'
-}
 # pkts NS DIR: packets wg0 in NS counted, DIR rx or tx.
 pkts() {
 	ip -n "$(nsname "$1")" -s link show wg0 |
@@ -58,11 +35,11 @@ ns_add a
 ns_add b
 wg_pair a b
 
-echo 1 > $tr/function_profile_enabled
+prof_start
 on a ping -c 20 -i 0.05 -W 2 192.168.241.2 > /dev/null || fail "ping a -> b"
 iperf_tcp a b 192.168.241.2 2
 on b ping -c 10 -i 0.05 -W 2 192.168.241.1 > /dev/null || fail "ping b -> a"
-echo 0 > $tr/function_profile_enabled
+prof_pause
 
 tx=$(($(pkts a tx) + $(pkts b tx)))
 rx=$(($(pkts a rx) + $(pkts b rx)))

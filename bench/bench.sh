@@ -1,0 +1,335 @@
+#!/bin/bash
+# Throughput of a candidate kernel against a baseline kernel, A/B
+# interleaved, and Zinc's in-kernel crypto microbenchmark.
+#
+#   bench/bench.sh            (make bench)
+#
+# For each repetition and each mode, one boot of each kernel, the order
+# alternating (candidate first on odd repetitions, baseline first on even
+# ones: A B B A A B ...), so slow drift of the host's load hits both alike.
+# Each boot runs every test once:
+#   netns      one guest (-smp 2), the tunnel between two namespaces
+#   two-guest  two guests (-smp 1 each) on a QEMU socket link on 127.0.0.1
+# and the netns boot also runs the microbenchmark when the kernel has it
+# (CONFIG_ZINC_BENCH).  The results go to RESULTS_DIR/bench-TIME/:
+# results.json, results.png, table.txt, and the raw runs (*.tsv).
+#
+# Knobs (environment; make passes its variables of the same names):
+#   CAND, BASE              kernel flavors (default zinc, stock), built with
+#                           kernel/build.sh (cached by content)
+#   CAND_PATCHES=DIR        build the candidate from this patch series (a
+#   BASE_PATCHES=DIR        directory with a 'series' file, git am-able on
+#                           linux-source-6.1) with the flavor's config, in
+#                           BUILD_DIR/bench-kernels/ (the flavor's own
+#                           kernel is left alone)
+#   CAND_TREE=DIR           build the candidate from this kernel source tree
+#   BASE_TREE=DIR           (out of tree, O= in BUILD_DIR/bench-kernels/,
+#                           with the harness's config fragments; the zinc
+#                           fragment too when the tree has lib/zinc)
+#   CAND_KERNEL=BZIMAGE     use this image as it is
+#   BASE_KERNEL=BZIMAGE
+#   CAND_APPEND, BASE_APPEND  extra kernel command-line words for that side
+#                           (e.g. CAND_APPEND=noxsave)
+#   CAND_QEMU, BASE_QEMU    extra QEMU arguments for that side (e.g.
+#                           "-cpu Westmere": a CPU model without AVX)
+#   CAND_LABEL, BASE_LABEL  names in the table (default: derived)
+#   BENCH_REPS (5)          repetitions; at least 5 for a verdict you trust
+#   BENCH_SECS (3)          seconds per iperf3 test
+#   BENCH_TESTS             tcp-1:tcp-4:udp-64:udp-512:udp-1392 (tcp-N: N
+#                           TCP streams; udp-BYTES: UDP payload size)
+#   BENCH_MODES             "netns two-guest"
+#   BENCH_MICRO_MS (100)    microbenchmark milliseconds per measurement,
+#                           0 for none
+#   BENCH_OUT               the results folder (default a new one)
+set -e -o pipefail
+export LC_ALL=C
+
+prog=bench/bench.sh
+die() { echo "$prog: $*" >&2; exit 1; }
+msg() { echo "[bench] $*"; }
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+BUILD_DIR=${BUILD_DIR:-$top/build}
+case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$top/$BUILD_DIR ;; esac
+export BUILD_DIR
+export RESULTS_DIR=${RESULTS_DIR:-$BUILD_DIR/results}
+initrd=$BUILD_DIR/initramfs.cpio.gz
+
+reps=${BENCH_REPS:-5}
+secs=${BENCH_SECS:-3}
+tests=$(echo "${BENCH_TESTS:-tcp-1:tcp-4:udp-64:udp-512:udp-1392}" | tr ', ' '::')
+modes=${BENCH_MODES:-netns two-guest}
+micro_ms=${BENCH_MICRO_MS:-100}
+
+isnum() { case "$1" in ''|*[!0-9]*) return 1 ;; esac; }
+isnum "$reps" && [ "$reps" -ge 1 ] || die "BENCH_REPS must be a positive number, not '$reps'"
+[ "$reps" -ge 5 ] || msg "warning: BENCH_REPS=$reps: fewer than 5 repetitions give a spread nobody should trust"
+isnum "$secs" && [ "$secs" -ge 1 ] || die "BENCH_SECS must be a positive number of seconds, not '$secs'"
+isnum "$micro_ms" && [ "$micro_ms" -le 10000 ] || die "BENCH_MICRO_MS must be 0 to 10000, not '$micro_ms'"
+ntests=0
+for t in $(echo "$tests" | tr ':' ' '); do
+	case "$t" in
+	tcp-[1-9]|tcp-[1-9][0-9]) ;;
+	udp-[0-9]*)
+		isnum "${t#udp-}" && [ "${t#udp-}" -ge 16 ] && [ "${t#udp-}" -le 1392 ] ||
+			die "BENCH_TESTS: $t: UDP payloads are 16 to 1392 bytes (1420 MTU less IP and UDP headers)" ;;
+	*) die "BENCH_TESTS: unknown test '$t' (tcp-N for N streams, udp-BYTES)" ;;
+	esac
+	ntests=$((ntests + 1))
+done
+[ $ntests -gt 0 ] || die "BENCH_TESTS is empty"
+nmodes=0
+for m in $modes; do
+	case "$m" in netns|two-guest) ;; *) die "BENCH_MODES: unknown mode '$m' (netns, two-guest)" ;; esac
+	nmodes=$((nmodes + 1))
+done
+[ $nmodes -gt 0 ] || die "BENCH_MODES is empty"
+command -v wg > /dev/null || die "wg (wireguard-tools) is needed on the host for the two-guest keys (make deps)"
+command -v gnuplot > /dev/null || msg "warning: no gnuplot (make deps installs gnuplot-nox): no plot"
+
+# --- The two kernels --------------------------------------------------------
+
+# hash_of STRING: a short stable name for a folder.
+hash_of() { echo "$1" | sha256sum | cut -c1-12; }
+
+# build_tree SIDE DIR: build a kernel source tree out of tree with the
+# harness's fragments; prints the image.
+build_tree() {
+	local side=$1 src out frags="base.config virtio.config net.config wireguard.config trace.config"
+	src=$(cd "$2" && pwd) || die "${side}_TREE: no directory '$2'"
+	[ -r "$src/Makefile" ] && [ -d "$src/arch/x86" ] ||
+		die "${side}_TREE: '$src' is not a kernel source tree"
+	[ ! -d "$src/lib/zinc" ] || frags="$frags zinc.config"
+	out=$BUILD_DIR/bench-kernels/tree-$(hash_of "$src")
+	mkdir -p "$out"
+	msg "${side}: building $src (O=$out, tinyconfig + $frags)" >&2
+	{
+		make -C "$src" O="$out" ARCH=x86_64 -s tinyconfig &&
+		(cd "$top/kernel/config" && "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags) &&
+		make -C "$src" O="$out" ARCH=x86_64 -s olddefconfig &&
+		nice -n 5 make -C "$src" O="$out" ARCH=x86_64 -j"${JOBS:-$(nproc)}" bzImage
+	} > "$out/build.log" 2>&1 ||
+		{ tail -n 30 "$out/build.log" >&2; die "${side}_TREE: build failed (log: $out/build.log)"; }
+	grep -q '^CONFIG_WIREGUARD=y' "$out/.config" ||
+		die "${side}_TREE: the tree's config has no built-in WireGuard (CONFIG_WIREGUARD=y)"
+	echo "$out/arch/x86/boot/bzImage"
+}
+
+# resolve SIDE: sets KIMG_SIDE, LABEL_SIDE, DESC_SIDE (SIDE: CAND or BASE).
+resolve() {
+	local side=$1 flavor kernel patches tree append qemu label desc img bd
+	eval "flavor=\${$side:-} kernel=\${${side}_KERNEL:-} patches=\${${side}_PATCHES:-}"
+	eval "tree=\${${side}_TREE:-} append=\${${side}_APPEND:-} qemu=\${${side}_QEMU:-}"
+	eval "label=\${${side}_LABEL:-}"
+	[ -n "$flavor" ] || die "$side names no kernel flavor"
+	case "$flavor" in stock|zinc|zinc-debug) ;;
+	*) die "$side=$flavor: unknown flavor (stock, zinc, zinc-debug)" ;; esac
+	[ "$(echo ${kernel:+k} ${patches:+p} ${tree:+t} | wc -w)" -le 1 ] ||
+		die "name one of ${side}_KERNEL, ${side}_PATCHES, ${side}_TREE, not several"
+	if [ -n "$kernel" ]; then
+		[ -r "$kernel" ] || die "${side}_KERNEL: no kernel image '$kernel'"
+		img=$(cd "$(dirname "$kernel")" && pwd)/$(basename "$kernel")
+		desc="image $img"
+		: "${label:=$(basename "$(dirname "$img")")}"
+	elif [ -n "$tree" ]; then
+		img=$(build_tree "$side" "$tree")
+		desc="tree $(cd "$tree" && pwd)"
+		: "${label:=$(basename "$tree")}"
+	elif [ -n "$patches" ]; then
+		[ -r "$patches/series" ] || die "${side}_PATCHES: no series file in '$patches'"
+		patches=$(cd "$patches" && pwd)
+		bd=$BUILD_DIR/bench-kernels/patches-$(hash_of "$patches")
+		msg "$side: $flavor kernel from the series in $patches"
+		BUILD_DIR=$bd PATCHES=$patches nice -n 5 "$top/kernel/build.sh" "$flavor" ||
+			die "${side}_PATCHES: kernel build failed"
+		img=$bd/kernel/$flavor/bzImage
+		desc="$flavor config, series $patches ($(grep -c '^[^#]' "$patches/series") patches)"
+		: "${label:=$(basename "$patches")}"
+	else
+		nice -n 5 "$top/kernel/build.sh" "$flavor" || die "$side: kernel build failed"
+		img=$BUILD_DIR/kernel/$flavor/bzImage
+		desc="$flavor flavor (build key $(cat "$BUILD_DIR/kernel/$flavor/key" 2> /dev/null || echo ?))"
+		: "${label:=$flavor}"
+	fi
+	if [ -n "$append" ]; then
+		desc="$desc, booted with '$append'"
+		eval "[ -n \"\${${side}_LABEL:-}\" ]" || label="$label+$(echo $append | tr ' ' '+')"
+	fi
+	if [ -n "$qemu" ]; then
+		desc="$desc, QEMU '$qemu'"
+		eval "[ -n \"\${${side}_LABEL:-}\" ]" || label="$label+qemu"
+	fi
+	eval "KIMG_$side=\$img LABEL_$side=\$label DESC_$side=\$desc"
+}
+
+CAND=${CAND:-zinc} BASE=${BASE:-stock}
+resolve CAND
+resolve BASE
+[ "$LABEL_CAND" != "$LABEL_BASE" ] || { LABEL_CAND="$LABEL_CAND(A)" LABEL_BASE="$LABEL_BASE(B)"; }
+"$top/guest-image/mkinitramfs.sh" "$initrd"
+
+stamp=$(date +%Y%m%d-%H%M%S)
+out=${BENCH_OUT:-$RESULTS_DIR/bench-$stamp}
+mkdir -p "$out"
+runs=$out/runs.tsv sessions=$out/sessions.tsv micro=$out/micro.tsv
+printf 'mode\ttest\tside\trep\torder\tmbit\tzinc_enc\tzinc_dec\tlib_enc\tlib_dec\tpkts\tboot\terror\n' > "$runs"
+printf 'mode\tside\trep\trole\tzinc_enc\tzinc_dec\tlib_enc\tlib_dec\tpkts\tboot\n' > "$sessions"
+printf 'side\trep\tprimitive\top\timpl\tbytes\tops\tcycles\tns\n' > "$micro"
+
+# Every boot this script starts is ended by it, whatever the way out.
+pids=
+cleanup() {
+	local p
+	for p in $pids; do kill "$p" 2> /dev/null || true; done
+	for p in $pids; do wait "$p" 2> /dev/null || true; done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# One boot's iperf3 runs fit in this, with room for a slow boot.
+boot_timeout=$((180 + ntests * (secs + 1) * 4))
+
+# boot_guest RUN SIDE ARGS SMP [QEMU_LINK_ARGS]: the bench entry on SIDE's
+# kernel; its output in $out/RUN.out, boot.sh's exit status in $out/RUN.rc.
+boot_guest() {
+	local run=$1 side=$2 args=$3 smp=$4 link=${5:-} rc=0 append qemu
+	eval "append=\${${side}_APPEND:-} qemu=\${${side}_QEMU:-}"
+	"$top/guest-image/boot.sh" --kernel "$(eval echo "\$KIMG_$side")" --initrd "$initrd" \
+		--entry bench --name "$run" --args "$args" --timeout "$boot_timeout" \
+		--smp "$smp" ${append:+--append "$append"} --qemu "$link $qemu" \
+		> "$out/$run.out" 2> "$out/$run.err" || rc=$?
+	echo $rc > "$out/$run.rc"
+}
+
+# why_died RUN: one line on what went wrong with a boot.
+why_died() {
+	local rc
+	rc=$(cat "$out/$1.rc")
+	if grep -q "$prog\|boot.sh" "$out/$1.err"; then
+		grep "boot.sh:" "$out/$1.err" | tail -n 1 | tr '\t' ' '
+	else
+		echo "entry exit $rc: $(grep -v '^\[boot\]' "$out/$1.out" "$out/$1.err" | tail -n 1 | tr '\t' ' ')"
+	fi
+}
+
+# collect MODE SIDE REP ORDER RUN [RESPONDER_RUN]: the measurements of one
+# boot (or pair) into the TSV files; a test the guest did not measure is
+# recorded with its reason.
+collect() {
+	local mode=$1 side=$2 rep=$3 order=$4 run=$5 rrun=${6:-} t line err
+	for t in $(echo "$tests" | tr ':' ' '); do
+		line=$(grep "^bench $t " "$out/$run.out" | tail -n 1 || true)
+		case "$line" in
+		*" mbit="*)
+			echo "$line" | awk -v m="$mode" -v s="$side" -v r="$rep" -v o="$order" -v b="$run" -v t="$t" '{
+				for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+				printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", m, t, s, r, o,
+					v["mbit"], v["zinc_enc"], v["zinc_dec"], v["lib_enc"], v["lib_dec"], v["pkts"], b
+			}' >> "$runs"
+			;;
+		*)
+			err=${line#"bench $t error "}
+			[ -n "$line" ] || err="not measured: $(why_died "$run")"
+			printf '%s\t%s\t%s\t%s\t%s\tNA\t\t\t\t\t\t%s\t%s\n' "$mode" "$t" "$side" "$rep" "$order" \
+				"$run" "$(echo "$err" | tr '\t' ' ')" >> "$runs"
+			msg "  $t: $err"
+			;;
+		esac
+	done
+	for r in "$run" $rrun; do
+		local role=initiator
+		[ "$r" = "$run" ] || role=responder
+		[ "$mode" = two-guest ] || role=guest
+		sed -n 's/^profile //p' "$out/$r.out" | awk -v m="$mode" -v s="$side" -v rp="$rep" -v ro="$role" -v b="$r" '{
+			for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+			printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m, s, rp, ro,
+				v["zinc_enc"], v["zinc_dec"], v["lib_enc"], v["lib_dec"], v["pkts"], b
+		}' >> "$sessions"
+	done
+	sed -n 's/^micro //p' "$out/$run.out" | awk -v s="$side" -v r="$rep" 'NF == 7 {
+		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s, r, $1, $2, $3, $4, $5, $6, $7
+	}' >> "$micro"
+	if grep -q '^micro-error' "$out/$run.out"; then
+		msg "  microbenchmark: $(grep '^micro-error' "$out/$run.out" | head -n 1)"
+		grep '^# .*FAIL' "$out/$run.out" | sed 's/^/[bench]   /' || true
+	fi
+}
+
+free_port() {
+	local p
+	while :; do
+		p=$((20000 + RANDOM % 20000))
+		ss -Htln "sport = :$p" | grep -q . || { echo $p; return; }
+	done
+}
+
+run_netns() { # SIDE REP ORDER
+	local run=bench-$stamp-netns-$(echo "$1" | tr A-Z a-z)-$2
+	boot_guest "$run" "$1" "netns,$secs,$tests,$micro_ms" 2
+	collect netns "$1" "$2" "$3" "$run"
+}
+
+run_two_guest() { # SIDE REP ORDER
+	local side=$1 rep=$2 order=$3 port priv_a priv_b pub_a pub_b pid tries
+	local run_a=bench-$stamp-2g-$(echo "$1" | tr A-Z a-z)-$2-initiator
+	local run_b=bench-$stamp-2g-$(echo "$1" | tr A-Z a-z)-$2-responder
+	priv_a=$(wg genkey) priv_b=$(wg genkey)
+	pub_a=$(echo "$priv_a" | wg pubkey) pub_b=$(echo "$priv_b" | wg pubkey)
+	port=$(free_port)
+	boot_guest "$run_b" "$side" "two-guest,responder,$priv_b,$pub_a,$secs,$tests" 1 \
+		"-netdev socket,id=link,listen=127.0.0.1:$port -device virtio-net-pci,netdev=link,mac=52:54:00:78:00:02" &
+	pid=$!
+	pids="$pids $pid"
+	tries=300
+	while ! ss -Htln "sport = :$port" | grep -q .; do
+		tries=$((tries - 1))
+		{ [ $tries -gt 0 ] && kill -0 $pid 2> /dev/null; } || break
+		sleep 0.1
+	done
+	boot_guest "$run_a" "$side" "two-guest,initiator,$priv_a,$pub_b,$secs,$tests" 1 \
+		"-netdev socket,id=link,connect=127.0.0.1:$port -device virtio-net-pci,netdev=link,mac=52:54:00:78:00:01"
+	wait $pid || true
+	pids=${pids% $pid}
+	collect two-guest "$side" "$rep" "$order" "$run_a" "$run_b"
+}
+
+{
+	echo "cand_label=$LABEL_CAND"
+	echo "base_label=$LABEL_BASE"
+	echo "cand_kernel=$DESC_CAND"
+	echo "base_kernel=$DESC_BASE"
+	echo "reps=$reps"
+	echo "secs=$secs"
+	echo "tests=$tests"
+	echo "modes=$modes"
+	echo "micro_ms=$micro_ms"
+	echo "accel=$(head -n 1 "$BUILD_DIR/accel" 2> /dev/null || echo "${ACCEL:-probe}")"
+	echo "host=$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+	echo "started=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+} > "$out/meta.env"
+
+total=$((reps * nmodes * 2))
+msg "$LABEL_CAND (candidate: $DESC_CAND)"
+msg "$LABEL_BASE (baseline: $DESC_BASE)"
+msg "$total boots: $reps repetitions x {$modes} x 2 kernels, tests $(echo "$tests" | tr ':' ' '), ${secs}s each; results in $out"
+start=$(date +%s)
+n=0
+for rep in $(seq 1 "$reps"); do
+	if [ $((rep % 2)) = 1 ]; then order="CAND BASE"; else order="BASE CAND"; fi
+	for mode in $modes; do
+		o=0
+		for side in $order; do
+			o=$((o + 1))
+			n=$((n + 1))
+			el=$(($(date +%s) - start))
+			eta=
+			[ $n -le 1 ] || eta=", about $(( (el * (total - n + 1) / (n - 1) + 30) / 60 )) min left"
+			msg "run $n/$total: $mode, $(eval echo "\$LABEL_$side"), repetition $rep/$reps ($((el / 60))m$((el % 60))s so far$eta)"
+			"run_$(echo $mode | tr - _)" "$side" "$rep" "$o"
+		done
+	done
+done
+echo "finished=$(date -u +%Y-%m-%dT%H:%M:%SZ)" >> "$out/meta.env"
+echo "wall_s=$(($(date +%s) - start))" >> "$out/meta.env"
+msg "all $total boots done in $((($(date +%s) - start) / 60)) min $((($(date +%s) - start) % 60)) s"
+"$top/bench/report.sh" "$out"

@@ -1,0 +1,145 @@
+#!/bin/bash
+# Regression verdict: is the candidate of a new bench run slower than the
+# candidate of a stored one, beyond the noise both runs measured?
+#
+#   bench/compare.sh NEW.json BASELINE.json
+#   bench/compare.sh --check FILE.json     is FILE one? (before a long run)
+#
+# Both files are bench/bench.sh results (results.json).  For every mode and
+# test the two have in common, the samples compared are, by default
+# (BENCH_METRIC=paired), each repetition's candidate throughput divided by
+# the baseline kernel's throughput in the same repetition: the two boots
+# ran back to back, so a host that got busier or idler between the stored
+# run and this one moves both and cancels out.  BENCH_METRIC=absolute
+# compares the candidate's Mbit/s as they are (only meaningful on a quiet,
+# unchanged host).
+#
+# A test regressed when both hold:
+#  - the new median is below the stored median by more than BENCH_TOL
+#    (default 0.05: 5%), and
+#  - the one-sided exact Mann-Whitney test says the new samples are lower
+#    with p <= BENCH_ALPHA (default 0.01): with 5 samples a side that
+#    means at most one of the 25 (new, stored) pairs is out of order.
+# Exit status: 0 no regression, 1 at least one, 2 bad input or nothing to
+# compare.
+set -e -o pipefail
+export LC_ALL=C
+
+prog=bench/compare.sh
+die() { echo "$prog: $*" >&2; exit 2; }
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+# check FILE: FILE is a bench results.json with its runs.
+check() {
+	[ -e "$1" ] || die "no file '$1'"
+	[ -r "$1" ] || die "cannot read '$1'"
+	grep -q '^"format": "wg-harness-bench/1",$' "$1" ||
+		die "'$1' is not a bench results.json (no \"format\": \"wg-harness-bench/1\" line)"
+	grep -q '^"runs": \[$' "$1" || die "'$1' has no runs array: truncated?"
+}
+if [ "${1:-}" = --check ]; then
+	[ -n "${2:-}" ] || die "usage: $prog --check FILE.json"
+	check "$2"
+	exit 0
+fi
+
+new=${1:-} old=${2:-}
+[ -n "$new" ] && [ -n "$old" ] || die "usage: $prog NEW.json BASELINE.json"
+tol=${BENCH_TOL:-0.05}
+alpha=${BENCH_ALPHA:-0.01}
+metric=${BENCH_METRIC:-paired}
+case "$metric" in paired|absolute) ;; *) die "BENCH_METRIC must be paired or absolute, not '$metric'" ;; esac
+awk -v t="$tol" -v a="$alpha" 'BEGIN { exit !(t + 0 >= 0 && t + 0 < 1 && a + 0 > 0 && a + 0 <= 1) }' ||
+	die "BENCH_TOL must be in [0, 1) and BENCH_ALPHA in (0, 1] (got $tol, $alpha)"
+check "$new"
+check "$old"
+
+awk "$(cat "$top/bench/stats.awk")"'
+# samples: per file (1 new, 2 old), mode and test, the values compared.
+FNR == 1 { file++; inruns = 0 }
+/^"candidate": / { label[file] = jget($0, "label") }
+/^"baseline": / { blabel[file] = jget($0, "label") }
+/^"runs": \[$/ { inruns = 1; next }
+/^\]/ { inruns = 0; next }
+inruns {
+	m = jget($0, "mode"); t = jget($0, "test"); k = jget($0, "kernel"); r = jget($0, "rep"); v = jget($0, "mbit")
+	if (v == "")
+		next
+	key = m "\t" t
+	if (!((file, key) in seen)) { seen[file, key] = 1; if (file == 1) keys[++nk] = key }
+	val[file, key, k, r] = v
+	reps[file, key, r] = 1
+}
+function collect(f, key, out,    r, n, c, b) {
+	n = 0
+	for (r = 1; r <= 1000; r++) {
+		if (!((f, key, r) in reps))
+			continue
+		if (!((f, key, "cand", r) in val))
+			continue
+		c = val[f, key, "cand", r]
+		if (metric == "absolute") {
+			out[++n] = c
+			continue
+		}
+		if (!((f, key, "base", r) in val))
+			continue
+		b = val[f, key, "base", r]
+		if (b > 0)
+			out[++n] = c / b
+	}
+	return n
+}
+END {
+	unit = metric == "paired" ? "cand/base" : "Mbit/s"
+	printf "Regression check (%s): new candidate %s vs stored candidate %s\n", metric == "paired" ? \
+		"per-repetition throughput ratio candidate/baseline" : "candidate Mbit/s", label[1], label[2]
+	if (metric == "paired" && blabel[1] != blabel[2])
+		printf "note: the baseline kernels differ (%s, stored %s): paired ratios assume the same reference\n", blabel[1], blabel[2]
+	printf "rule: regressed when the median drops by more than %.0f%% and the one-sided exact Mann-Whitney p <= %s\n\n", tol * 100, alpha
+	printf "%-9s %-9s %-24s %-24s %-8s %-7s %s\n", "mode", "test", "stored " unit, "new " unit, "change", "p", "verdict"
+	compared = 0; bad = 0
+	for (i = 1; i <= nk; i++) {
+		key = keys[i]
+		split("", y); split("", x)
+		ny = collect(1, key, y)
+		nx = collect(2, key, x)
+		split(key, kk, "\t")
+		if (ny < 2 || nx < 2) {
+			printf "%-9s %-9s not compared: %d new and %d stored samples (2 or more each needed)\n", kk[1], kk[2], ny, nx
+			continue
+		}
+		compared++
+		my = median(y, ny); mx = median(x, nx)
+		p = mw_p_lower(y, ny, x, nx)
+		change = mx > 0 ? my / mx - 1 : 0
+		verdict = "ok"
+		if (change < -tol && p <= alpha) {
+			verdict = "REGRESSED"
+			bad++
+		} else if (change < -tol) {
+			verdict = "ok (lower, within the noise)"
+		} else if (p <= alpha && change < 0) {
+			verdict = "ok (lower, below the tolerance)"
+		}
+		fmt = metric == "paired" ? "%.3f [%.3f-%.3f] n=%d" : "%.1f [%.1f-%.1f] n=%d"
+		printf "%-9s %-9s %-24s %-24s %+7.1f%% %-7.4f %s\n", kk[1], kk[2],
+			sprintf(fmt, mx, amin(x, nx), amax(x, nx), nx), sprintf(fmt, my, amin(y, ny), amax(y, ny), ny),
+			change * 100, p, verdict
+	}
+	for (k in seen) {
+		split(k, kk, SUBSEP)
+		if (kk[1] == 2 && !((1, kk[2]) in seen)) {
+			split(kk[2], mt, "\t")
+			printf "%-9s %-9s only in the stored run: not compared\n", mt[1], mt[2]
+		}
+	}
+	if (!compared) {
+		print "nothing to compare: the two runs share no mode and test with samples"
+		exit 2
+	}
+	printf "\n%s\n", bad ? "VERDICT: REGRESSION in " bad " of " compared " throughput tests" : \
+		"VERDICT: no regression (" compared " throughput tests compared)"
+	exit bad ? 1 : 0
+}' metric="$metric" tol="$tol" alpha="$alpha" "$new" "$old"

@@ -1,0 +1,300 @@
+#!/bin/bash
+# Summarise one bench run: table on stdout (also table.txt), results.json
+# and results.png in the run's folder.
+#
+#   bench/report.sh RESULTS_FOLDER
+#
+# Reads what bench/bench.sh left there: meta.env, runs.tsv, sessions.tsv,
+# micro.tsv.  Per mode and test: the median throughput of each kernel with
+# its min and max, the ratio of the medians candidate/baseline with a 95%
+# percentile-bootstrap interval, and the median of the per-repetition
+# ratios (each repetition boots both kernels back to back).  The crypto
+# column says which code the function profiler saw encrypt and decrypt the
+# packets: calls to Zinc's and lib/crypto's in-place SG functions per data
+# packet, summed over the runs.
+set -e -o pipefail
+export LC_ALL=C
+
+prog=bench/report.sh
+die() { echo "$prog: $*" >&2; exit 1; }
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=${1:-}
+[ -n "$dir" ] || die "usage: $prog RESULTS_FOLDER"
+for f in meta.env runs.tsv sessions.tsv micro.tsv; do
+	[ -r "$dir/$f" ] || die "$dir/$f is missing: not a bench/bench.sh results folder"
+done
+stats=$top/bench/stats.awk
+# astat PROGRAM FILE...: awk, tab-separated, with the functions of stats.awk.
+astat() {
+	local p=$1
+	shift
+	awk -F'\t' "$(cat "$stats")"$'\n'"$p" "$@"
+}
+meta() { sed -n "s/^$1=//p" "$dir/meta.env" | tail -n 1; }
+cand=$(meta cand_label) base=$(meta base_label)
+
+# summary.tsv: one line per mode and test.
+astat '
+NR == 1 { next }
+{
+	k = $1 "\t" $2
+	if (!(k in seen)) { seen[k] = 1; keys[++nk] = k }
+	if ($6 == "NA") { fails[k]++; next }
+	if ($3 == "CAND") { c[k, ++nc[k]] = $6; crep[k, $4] = $6 } else { b[k, ++nb[k]] = $6; brep[k, $4] = $6 }
+	reps[$4] = 1
+	if ($7 != "" && $7 >= 0) {
+		ze[k, $3] += $7 + $8; le[k, $3] += $9 + $10; pk[k, $3] += $11; prof[k, $3] = 1
+	}
+}
+function evidence(k, s,    z, l, p) {
+	if (!prof[k, s])
+		return "-"
+	p = pk[k, s] > 0 ? pk[k, s] : 1
+	z = ze[k, s] / p
+	l = le[k, s] / p
+	if (ze[k, s] > 0 && le[k, s] == 0)
+		return sprintf("zinc:%.2f", z)
+	if (le[k, s] > 0 && ze[k, s] == 0)
+		return sprintf("lib:%.2f", l)
+	return sprintf("zinc:%.2f+lib:%.2f", z, l)
+}
+END {
+	for (i = 1; i <= nk; i++) {
+		k = keys[i]
+		split("", x); split("", y); split("", pr)
+		for (j = 1; j <= nc[k]; j++) x[j] = c[k, j]
+		for (j = 1; j <= nb[k]; j++) y[j] = b[k, j]
+		np = 0
+		for (r in reps)
+			if ((k, r) in crep && (k, r) in brep && brep[k, r] > 0)
+				pr[++np] = crep[k, r] / brep[k, r]
+		mc = median(x, nc[k]); mb = median(y, nb[k])
+		ratio = lo = hi = ""
+		if (nc[k] && nb[k] && mb > 0) {
+			ratio = mc / mb
+			boot_ratio(x, nc[k], y, nb[k], 2000)
+			lo = BOOT_LO; hi = BOOT_HI
+		}
+		printf "%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%d\n", k,
+			nc[k], mc, nc[k] ? amin(x, nc[k]) : "", nc[k] ? amax(x, nc[k]) : "",
+			nb[k], mb, nb[k] ? amin(y, nb[k]) : "", nb[k] ? amax(y, nb[k]) : "",
+			ratio, lo, hi, np, np ? median(pr, np) : "", np ? amin(pr, np) : "", np ? amax(pr, np) : "",
+			evidence(k, "CAND"), evidence(k, "BASE"), fails[k]
+	}
+}' "$dir/runs.tsv" > "$dir/summary.tsv"
+
+# micro-summary.tsv: per kernel, primitive, operation, implementation and
+# length: cycles per byte (per operation for Curve25519) and operations
+# per second, median, min and max over the runs.
+astat '
+NR == 1 { next }
+{
+	k = $1 "\t" $3 "\t" $4 "\t" $5 "\t" $6
+	if (!(k in n)) keys[++nk] = k
+	n[k]++
+	if ($3 == "curve25519")
+		cpu[k, n[k]] = $8 / $7
+	else
+		cpu[k, n[k]] = $8 / ($7 * $6)
+	ops[k, n[k]] = $7 * 1e9 / $9
+}
+END {
+	for (i = 1; i <= nk; i++) {
+		k = keys[i]
+		split("", x); split("", y)
+		for (j = 1; j <= n[k]; j++) { x[j] = cpu[k, j]; y[j] = ops[k, j] }
+		printf "%s\t%d\t%.4g\t%.4g\t%.4g\t%.6g\t%.6g\t%.6g\n", k, n[k],
+			median(x, n[k]), amin(x, n[k]), amax(x, n[k]),
+			median(y, n[k]), amin(y, n[k]), amax(y, n[k])
+	}
+}' "$dir/micro.tsv" > "$dir/micro-summary.tsv"
+
+# The table.
+{
+	echo "WireGuard throughput: $cand (candidate) vs $base (baseline)"
+	echo "  $cand: $(meta cand_kernel)"
+	echo "  $base: $(meta base_kernel)"
+	echo "  $(meta reps) repetitions, A/B interleaved, iperf3 $(meta secs)s per test, $(meta accel) guests, host: $(meta host)"
+	echo "  Mbit/s at the receiver: median [min - max]; ratio of medians with 95% bootstrap interval;"
+	echo "  paired: median [min - max] of the per-repetition ratios; crypto: SG AEAD calls per packet (ftrace)"
+	echo
+	awk -F'\t' -v c="$cand" -v b="$base" '
+	function rng(m, lo, hi) { return m == "" ? "-" : sprintf("%.1f [%.1f-%.1f]", m, lo, hi) }
+	BEGIN {
+		printf "%-9s %-8s %-18s %-18s %-22s %-22s %s\n", "mode", "test", c, b,
+			c "/" b, "paired", "crypto " c " | " b
+	}
+	{
+		r = $11 == "" ? "-" : sprintf("%.3f [%.3f-%.3f]", $11, $12, $13)
+		p = $15 == "" ? "-" : sprintf("%.3f [%.3f-%.3f]", $15, $16, $17)
+		printf "%-9s %-8s %-18s %-18s %-22s %-22s %s | %s%s\n", $1, $2, rng($4, $5, $6),
+			rng($8, $9, $10), r, p, $18, $19, $20 ? "  (" $20 " runs failed)" : ""
+	}' "$dir/summary.tsv"
+	if [ -s "$dir/micro-summary.tsv" ]; then
+		echo
+		echo "In-kernel crypto microbenchmark (CONFIG_ZINC_BENCH, $(meta micro_ms) ms per measurement):"
+		echo "  cycles/byte, median [min - max] over the runs (Curve25519: cycles and ops/s per shared secret)"
+		awk -F'\t' -v c="$cand" -v b="$base" '
+		{
+			side = $1 == "CAND" ? c : b
+			row = side "\t" $2 " " $3 " " $5
+			if (!(row in seen)) { seen[row] = 1; rows[++nr] = row }
+			if ($2 == "curve25519")
+				v[row, $4] = sprintf("%.0f cyc %.0f/s", $7, $10)
+			else
+				v[row, $4] = sprintf("%.2f [%.2f-%.2f]", $7, $8, $9)
+			if (!(($4) in isimpl)) { isimpl[$4] = 1; impls[++ni] = $4 }
+		}
+		END {
+			printf "  %-8s %-32s", "kernel", "primitive operation bytes"
+			for (i = 1; i <= ni; i++) printf " %-20s", impls[i]
+			printf "\n"
+			for (r = 1; r <= nr; r++) {
+				split(rows[r], f, "\t")
+				printf "  %-8s %-32s", f[1], f[2]
+				for (i = 1; i <= ni; i++) printf " %-20s", ((rows[r], impls[i]) in v) ? v[rows[r], impls[i]] : "-"
+				printf "\n"
+			}
+		}' "$dir/micro-summary.tsv"
+		awk -F'\t' -v c="$cand" -v b="$base" '$2 == "chacha20poly1305" && ($4 == "zinc-batch" || $4 == "zinc-packet" || $4 == "lib") {
+			x = ($1 == "CAND" ? c : b) " " $3 " " $5
+			v[x, $4] = $7; k[x] = 1
+		}
+		END {
+			for (x in k)
+				if ((x, "zinc-batch") in v && (x, "zinc-packet") in v && (x, "lib") in v)
+					printf "  %s: cycles/byte zinc-batch/zinc-packet %.3f, zinc-batch/lib %.3f\n", x,
+						v[x, "zinc-batch"] / v[x, "zinc-packet"], v[x, "zinc-batch"] / v[x, "lib"]
+		}' "$dir/micro-summary.tsv" | sort -k2,2r -k3,3n
+	fi
+	echo
+	echo "results: $dir/results.json${have_plot:+, $dir/results.png}"
+} > "$dir/table.txt.tmp"
+
+# results.json: one object per line inside each array, so that awk (and
+# bench/compare.sh) can read it back line by line.
+astat '
+kind == "meta" { i = index($0, "="); m[substr($0, 1, i - 1)] = substr($0, i + 1); next }
+FNR == 1 && (kind == "runs" || kind == "sessions" || kind == "micro") { next }
+kind == "runs" {
+	runs[++nruns] = sprintf("{\"mode\":\"%s\",\"test\":\"%s\",\"kernel\":\"%s\",\"rep\":%d,\"order\":%d,\"mbit\":%s,\"profile\":{\"zinc_enc\":%s,\"zinc_dec\":%s,\"lib_enc\":%s,\"lib_dec\":%s,\"wg_packets\":%s},\"boot\":\"%s\",\"error\":\"%s\"}",
+		$1, $2, $3 == "CAND" ? "cand" : "base", $4, $5, jnum($6), jnum($7), jnum($8), jnum($9), jnum($10), jnum($11), jesc($12), jesc($13))
+	next
+}
+kind == "sessions" {
+	sess[++nsess] = sprintf("{\"mode\":\"%s\",\"kernel\":\"%s\",\"rep\":%d,\"role\":\"%s\",\"profile\":{\"zinc_enc\":%s,\"zinc_dec\":%s,\"lib_enc\":%s,\"lib_dec\":%s,\"wg_packets\":%s},\"boot\":\"%s\"}",
+		$1, $2 == "CAND" ? "cand" : "base", $3, $4, jnum($5), jnum($6), jnum($7), jnum($8), jnum($9), jesc($10))
+	next
+}
+kind == "micro" {
+	micro[++nmicro] = sprintf("{\"kernel\":\"%s\",\"rep\":%d,\"primitive\":\"%s\",\"op\":\"%s\",\"impl\":\"%s\",\"bytes\":%d,\"ops\":%s,\"cycles\":%s,\"ns\":%s}",
+		$1 == "CAND" ? "cand" : "base", $2, $3, $4, $5, $6, jnum($7), jnum($8), jnum($9))
+	next
+}
+kind == "summary" {
+	summ[++nsumm] = sprintf("{\"mode\":\"%s\",\"test\":\"%s\",\"unit\":\"Mbit/s\",\"cand\":{\"n\":%d,\"median\":%s,\"min\":%s,\"max\":%s,\"crypto\":\"%s\"},\"base\":{\"n\":%d,\"median\":%s,\"min\":%s,\"max\":%s,\"crypto\":\"%s\"},\"ratio\":%s,\"ratio_ci95\":[%s,%s],\"paired_ratio\":{\"n\":%d,\"median\":%s,\"min\":%s,\"max\":%s},\"failed_runs\":%d}",
+		$1, $2, $3, jnum($4), jnum($5), jnum($6), $18, $7, jnum($8), jnum($9), jnum($10), $19,
+		jnum($11), jnum($12), jnum($13), $14, jnum($15), jnum($16), jnum($17), $20)
+	next
+}
+kind == "msummary" {
+	unit = $2 == "curve25519" ? "cycles/op" : "cycles/byte"
+	msumm[++nmsumm] = sprintf("{\"kernel\":\"%s\",\"primitive\":\"%s\",\"op\":\"%s\",\"impl\":\"%s\",\"bytes\":%d,\"n\":%d,\"unit\":\"%s\",\"median\":%s,\"min\":%s,\"max\":%s,\"ops_per_s\":{\"median\":%s,\"min\":%s,\"max\":%s}}",
+		$1 == "CAND" ? "cand" : "base", $2, $3, $4, $5, $6, unit, jnum($7), jnum($8), jnum($9), jnum($10), jnum($11), jnum($12))
+	next
+}
+function arr(name, a, n, last,    i) {
+	printf "\"%s\": [\n", name
+	for (i = 1; i <= n; i++)
+		printf "  %s%s\n", a[i], i < n ? "," : ""
+	printf "]%s\n", last ? "" : ","
+}
+END {
+	printf "{\n\"format\": \"wg-harness-bench/1\",\n"
+	printf "\"candidate\": {\"label\":\"%s\",\"kernel\":\"%s\"},\n", jesc(m["cand_label"]), jesc(m["cand_kernel"])
+	printf "\"baseline\": {\"label\":\"%s\",\"kernel\":\"%s\"},\n", jesc(m["base_label"]), jesc(m["base_kernel"])
+	printf "\"config\": {\"reps\":%s,\"secs\":%s,\"tests\":\"%s\",\"modes\":\"%s\",\"micro_ms\":%s,\"accel\":\"%s\",\"host\":\"%s\"},\n",
+		jnum(m["reps"]), jnum(m["secs"]), jesc(m["tests"]), jesc(m["modes"]), jnum(m["micro_ms"]), jesc(m["accel"]), jesc(m["host"])
+	printf "\"started\": \"%s\",\n\"finished\": \"%s\",\n\"wall_s\": %s,\n", m["started"], m["finished"], jnum(m["wall_s"])
+	arr("summary", summ, nsumm)
+	arr("micro_summary", msumm, nmsumm)
+	arr("runs", runs, nruns)
+	arr("sessions", sess, nsess)
+	arr("micro", micro, nmicro, 1)
+	printf "}\n"
+}' kind=meta "$dir/meta.env" kind=runs "$dir/runs.tsv" kind=sessions "$dir/sessions.tsv" \
+	kind=micro "$dir/micro.tsv" kind=summary "$dir/summary.tsv" kind=msummary "$dir/micro-summary.tsv" \
+	> "$dir/results.json.tmp"
+mv "$dir/results.json.tmp" "$dir/results.json"
+
+# The plot.
+have_plot=
+if command -v gnuplot > /dev/null; then
+	awk -F'\t' '$4 != "" { printf "%d\t%s/%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", NR - 1, $1, $2, $4, $5, $6, $8, $9, $10,
+		$11 == "" ? "NaN" : $11, $12 == "" ? "NaN" : $12, $13 == "" ? "NaN" : $13 }' \
+		"$dir/summary.tsv" > "$dir/plot-tput.dat"
+	# Cycles per byte of the AEAD and BLAKE2s at each length, per
+	# implementation, on the kernel that has the microbenchmark.
+	awk -F'\t' '$2 != "curve25519" {
+		row = $2 " " $3 " " $5
+		if (!(row in r)) { r[row] = ++n; name[n] = ($2 == "chacha20poly1305" ? "aead " : "b2s ") ($3 == "hash" ? "" : substr($3, 1, 3) " ") $5 }
+		v[r[row], $4] = $7; lo[r[row], $4] = $8; hi[r[row], $4] = $9
+	}
+	END {
+		split("lib zinc-batch zinc-packet zinc", im, " ")
+		for (i = 1; i <= n; i++) {
+			printf "%d\t%s", i - 1, name[i]
+			for (j = 1; j <= 4; j++)
+				printf "\t%s\t%s\t%s", ((i, im[j]) in v) ? v[i, im[j]] : "NaN",
+					((i, im[j]) in v) ? lo[i, im[j]] : "NaN", ((i, im[j]) in v) ? hi[i, im[j]] : "NaN"
+			printf "\n"
+		}
+	}' <(awk -F'\t' -v s="$(cut -f1 "$dir/micro-summary.tsv" | grep -m1 CAND || cut -f1 "$dir/micro-summary.tsv" | head -n 1)" '$1 == s' "$dir/micro-summary.tsv") \
+		> "$dir/plot-micro.dat"
+	dh=$(awk -F'\t' '$2 == "curve25519" { printf "%s%s %.0f/s", sep, $4, $10; sep = ", " }' "$dir/micro-summary.tsv" | head -c 200)
+	nplots=2
+	[ -s "$dir/plot-micro.dat" ] && nplots=3
+	gnuplot > "$dir/gnuplot.log" 2>&1 <<EOF || echo "$prog: gnuplot failed (see $dir/gnuplot.log)" >&2
+set terminal png size 1400,$((nplots * 380)) font ",10"
+set output "$dir/results.png.tmp"
+set datafile separator "\t"
+set datafile missing "NaN"
+set multiplot layout $nplots,1
+set grid ytics
+set key outside right top
+set xtics rotate by -20 nomirror
+set offsets 0.5, 0.5, 0, 0
+set title "Throughput through the tunnel, median with min/max ($(meta reps) runs each, A/B interleaved)"
+set ylabel "Mbit/s"
+set yrange [0:*]
+plot "$dir/plot-tput.dat" using (\$1-0.12):3:4:5:xtic(2) with yerrorbars pt 7 lc rgb "#c03030" title "$cand", \
+     "" using (\$1+0.12):6:7:8 with yerrorbars pt 5 lc rgb "#3060c0" title "$base"
+set title "Throughput ratio $cand / $base: ratio of medians, 95% bootstrap interval"
+set ylabel "ratio"
+set yrange [*:*]
+plot "$dir/plot-tput.dat" using 1:9:10:11:xtic(2) with yerrorbars pt 7 lc rgb "#207020" title "$cand/$base", \
+     1 with lines dt 2 lc rgb "black" notitle
+if ($nplots == 3) {
+	set title "In-kernel microbenchmark, cycles/byte (median, min/max). Curve25519: $dh"
+	set ylabel "cycles/byte"
+	set logscale y
+	plot "$dir/plot-micro.dat" using (\$1-0.2):3:4:5:xtic(2) with yerrorbars pt 7 lc rgb "#3060c0" title "lib/crypto", \
+	     "" using (\$1):6:7:8 with yerrorbars pt 7 lc rgb "#c03030" title "zinc, SIMD per batch", \
+	     "" using (\$1+0.2):9:10:11 with yerrorbars pt 6 lc rgb "#e08020" title "zinc, SIMD per packet", \
+	     "" using (\$1):12:13:14 with yerrorbars pt 5 lc rgb "#c03030" title "zinc"
+}
+unset multiplot
+EOF
+	if [ -s "$dir/results.png.tmp" ]; then
+		mv "$dir/results.png.tmp" "$dir/results.png"
+		have_plot=1
+	fi
+fi
+if [ -n "$have_plot" ]; then
+	sed "s|^results: .*|results: $dir/results.json, $dir/results.png|" "$dir/table.txt.tmp" > "$dir/table.txt"
+else
+	mv "$dir/table.txt.tmp" "$dir/table.txt"
+fi
+rm -f "$dir/table.txt.tmp"
+cat "$dir/table.txt"
