@@ -26,6 +26,8 @@ PACKAGES := make gcc libc6-dev bc bison flex libelf-dev libssl-dev cpio \
 	xz-utils file ccache git perl linux-source-6.1 busybox-static \
 	wireguard-tools iproute2 iputils-ping iperf3 wireguard-go \
 	nftables qemu-system-x86
+# bench/native (native-test, fuzz, bench-native): Zinc built for userspace.
+PACKAGES += clang libclang-rt-14-dev libsodium-dev valgrind gnuplot-nox
 # Only for ARCH=arm64 / ARCH=arm: cross compilers, static libc, QEMU.
 ARM64_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
 ARM_PACKAGES   := gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-system-arm
@@ -111,7 +113,8 @@ TEST_FLAVORS = $(sort $(subst +, ,$(foreach s,$(TEST_SUITES),$(lastword $(subst 
 
 test: deps image
 	$(Q)for f in $(TEST_FLAVORS); do kernel/build.sh $$f || exit 1; done
-	$(Q)netns-tests/run.sh $(TEST_SUITES)
+	$(Q)native=0; $(NATIVE_CHECK) || native=1; \
+		netns-tests/run.sh $(TEST_SUITES) && exit $$native
 
 # The whole suite on the debug flavor (KASAN, lockdep, kmemleak): too slow
 # for CI's budget, so not part of 'make test'.
@@ -120,6 +123,9 @@ DEBUG_SUITES ?= zinc-selftest:zinc-debug netns:zinc-debug two-guest:zinc-debug+z
 test-debug: x86-only deps image
 	$(Q)kernel/build.sh zinc-debug
 	$(Q)SUITE_TIMEOUT=3600 netns-tests/run.sh $(DEBUG_SUITES)
+
+# make native-test, fuzz, bench-native: Zinc natively on the host CPU.
+include bench/native/native.mk
 
 help:
 	@echo "Targets:"
@@ -132,6 +138,14 @@ help:
 	@echo "  make test ARCH=arm64, make test ARCH=arm"
 	@echo "                  the Zinc boot-time selftests on an arm64 / ARMv7+NEON"
 	@echo "                  guest (cross-built, QEMU TCG); not part of make test"
+	@echo "  make native-test  Zinc's selftests run natively on this CPU, every"
+	@echo "                  feature subset (AVX-512 too): plain, ASan+UBSan, and"
+	@echo "                  valgrind (generic paths); KTAP; part of make test"
+	@echo "  make fuzz       differential fuzzing against OpenSSL and libsodium,"
+	@echo "                  FUZZ_SECONDS=$(FUZZ_SECONDS) per target (FUZZ_TARGETS=); make test"
+	@echo "                  runs TEST_FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) each"
+	@echo "  make bench-native  cycles/byte and GB/s of Zinc, lib/crypto, OpenSSL,"
+	@echo "                  libsodium on one core: table, native.json and .png"
 	@echo "  make deps       install (as root) or name the missing Debian packages"
 	@echo "                  (with ARCH=arm64/arm also the cross compilers, qemu-system-arm)"
 	@echo "  make kernel     build the FLAVOR kernel (cached by content)"
