@@ -10,7 +10,8 @@
 # they call, the generated CRYPTOGAMS Poly1305 (perl, as the kernel's
 # Makefile makes it), the kernel's x86_64 Curve25519 and its lib/crypto
 # generic fallback, and the compatibility runtime; and OUT/cflags, the flags
-# a program that links it must compile with.
+# a program that links it must compile with.  The bench variant also writes
+# OUT/liblibcrypto.a, lib/crypto's generic ChaCha20Poly1305 and BLAKE2s.
 set -e -o pipefail
 export LC_ALL=C
 
@@ -106,3 +107,29 @@ done
 cc zn_runtime.o $cflags $incs -DZINC_NATIVE_UNIT=runtime "$here/compat/zn_runtime.c"
 rm -f "$out/libzinc.a"
 ar rcs "$out/libzinc.a" $objs
+
+# For the benchmark: lib/crypto's generic C (its x86_64 glue is tied to the
+# crypto API's skcipher and shash registration; the assembly it calls is the
+# same Zinc's glue calls), in OUT/liblibcrypto.a.  Its headers come from the
+# tree; its module_init selftests are configured out.
+[ "$variant" = bench ] || exit 0
+mkdir -p "$out/inc/crypto/internal"
+for h in chacha.h poly1305.h blake2s.h chacha20poly1305.h internal/blake2s.h \
+	internal/poly1305.h; do
+	ln -s "$tree/include/crypto/$h" "$out/inc/crypto/$h"
+done
+libcrypto_units="lc_chacha20poly1305:lib/crypto/chacha20poly1305.c
+lc_chacha:lib/crypto/chacha.c
+lc_libchacha:lib/crypto/libchacha.c
+lc_poly1305:lib/crypto/poly1305.c
+lc_poly1305_donna64:lib/crypto/poly1305-donna64.c
+lc_blake2s:lib/crypto/blake2s.c
+lc_blake2s_generic:lib/crypto/blake2s-generic.c"
+objs=
+for u in $libcrypto_units; do
+	cc "${u%%:*}.o" $cflags $incs -DZINC_NATIVE_UNIT="${u%%:*}" \
+		-DCONFIG_CRYPTO_MANAGER_DISABLE_TESTS=1 \
+		-DCONFIG_CRYPTO_LIB_POLY1305_RSIZE=1 "$tree/${u#*:}"
+done
+rm -f "$out/liblibcrypto.a"
+ar rcs "$out/liblibcrypto.a" $objs

@@ -12,6 +12,7 @@
 #include <sys/random.h>
 
 unsigned long zn_warnings;
+const u8 zn_zero_page[PAGE_SIZE];
 void (*zn_log_hook)(const char *level, const char *line);
 
 void zn_printk(const char *level, const char *fmt, ...)
@@ -331,4 +332,26 @@ size_t sg_copy_to_buffer(struct scatterlist *sgl, unsigned int nents,
 			 void *buf, size_t buflen)
 {
 	return sg_copy_buffer(sgl, nents, buf, buflen, true);
+}
+
+void scatterwalk_map_and_copy(void *buf, struct scatterlist *sg,
+			      unsigned int start, unsigned int nbytes, int out)
+{
+	u8 *p = buf;
+	size_t len;
+
+	for (; sg && nbytes; sg = sg_next(sg)) {
+		if (start >= sg->length) {
+			start -= sg->length;
+			continue;
+		}
+		len = min_t(size_t, sg->length - start, nbytes);
+		if (out)
+			memcpy(sg->buf + start, p, len);
+		else
+			memcpy(p, sg->buf + start, len);
+		p += len;
+		nbytes -= len;
+		start = 0;
+	}
 }

@@ -58,6 +58,8 @@ typedef unsigned int gfp_t;
 #define __maybe_unused	__attribute__((__unused__))
 #define __must_check	__attribute__((__warn_unused_result__))
 #define __force
+#define __weak		__attribute__((__weak__))
+#define __alias(sym)	__attribute__((__alias__(#sym)))
 #define __init
 #define __exit
 #define __initdata
@@ -237,6 +239,11 @@ static inline void kfree(const void *p)
 	free((void *)p);
 }
 
+/* lib/crypto pads from the zero page. */
+extern const u8 zn_zero_page[];
+#define ZERO_PAGE(vaddr)	((void *)zn_zero_page)
+#define page_address(page)	((void *)(page))
+
 /* Clearing that the compiler may not elide, as the kernel's. */
 static inline void memzero_explicit(void *s, size_t count)
 {
@@ -264,6 +271,19 @@ static inline unsigned long crypto_memneq(const void *a, const void *b,
 	while (size--)
 		neq |= *x++ ^ *y++;
 	return neq;
+}
+
+static inline void crypto_xor(u8 *dst, const u8 *src, unsigned int size)
+{
+	while (size--)
+		*dst++ ^= *src++;
+}
+
+static inline void crypto_xor_cpy(u8 *dst, const u8 *src1, const u8 *src2,
+				  unsigned int size)
+{
+	while (size--)
+		*dst++ = *src1++ ^ *src2++;
 }
 
 int scnprintf(char *buf, size_t size, const char *fmt, ...)
@@ -398,5 +418,9 @@ void sg_miter_start(struct sg_mapping_iter *miter, struct scatterlist *sgl,
 		    unsigned int nents, unsigned int flags);
 bool sg_miter_next(struct sg_mapping_iter *miter);
 void sg_miter_stop(struct sg_mapping_iter *miter);
+
+/* lib/crypto's tag copy: @nbytes at @start of @sg to or from @buf. */
+void scatterwalk_map_and_copy(void *buf, struct scatterlist *sg,
+			      unsigned int start, unsigned int nbytes, int out);
 
 #endif /* _ZN_KERNEL_H */
