@@ -44,7 +44,7 @@ else
 Q := @
 endif
 
-.PHONY: all deps kernel image tunnel test test-debug help clean distclean \
+.PHONY: all deps kernel image tunnel test test-debug interop help clean distclean \
 	check-arch x86-only
 
 check-arch:
@@ -95,12 +95,12 @@ tunnel: x86-only kernel image
 # arm64 and arm (not part of CI's x86_64 'make test'): the Zinc selftests.
 ifeq ($(ARCH),x86_64)
 # Zinc's selftests run on every Zinc flavor.  On zinc the suite also runs on
-# stock (the crypto-path case checks the mirror image there), and the
-# stock+zinc pairs check that the two kernels still speak the protocol to
-# each other across guests, in both initiator roles.
+# stock (the crypto-path case checks the mirror image there), and four cells
+# of the interop matrix ('make interop' has all nine): zinc and stock across
+# two guests in both initiator roles, zinc and wireguard-go both ways.
 ifeq ($(FLAVOR),zinc)
 TEST_SUITES ?= zinc-selftest:zinc netns:zinc two-guest:zinc+zinc netns:stock \
-	two-guest:stock+zinc two-guest:zinc+stock
+	interop:zinc+stock interop:stock+zinc interop:zinc+go interop:go+zinc
 else ifneq ($(filter zinc%,$(FLAVOR)),)
 TEST_SUITES ?= zinc-selftest:$(FLAVOR) netns:$(FLAVOR) two-guest:$(FLAVOR)+$(FLAVOR)
 else
@@ -109,7 +109,18 @@ endif
 else
 TEST_SUITES ?= zinc-selftest:zinc
 endif
-TEST_FLAVORS = $(sort $(subst +, ,$(foreach s,$(TEST_SUITES),$(lastword $(subst :, ,$(s))))))
+# The handshake interop matrix: every ordered pair (initiator, responder) of
+# these implementations; "go" is wireguard-go, in a guest running
+# INTEROP_GO_KERNEL when both ends are wireguard-go.
+INTEROP_IMPLS     ?= zinc stock go
+INTEROP_GO_KERNEL ?= zinc
+export INTEROP_GO_KERNEL
+INTEROP_CELLS = $(foreach i,$(INTEROP_IMPLS),$(foreach r,$(INTEROP_IMPLS),interop:$(i)+$(r)))
+
+# The kernel flavors a list of SUITE:FLAVOR words needs.
+flavors_of = $(sort $(filter-out go,$(subst +, ,$(foreach s,$(1),$(lastword $(subst :, ,$(s)))))) \
+	$(if $(filter interop:go+go,$(1)),$(INTEROP_GO_KERNEL)))
+TEST_FLAVORS = $(call flavors_of,$(TEST_SUITES))
 
 test: deps image
 	$(Q)for f in $(TEST_FLAVORS); do kernel/build.sh $$f || exit 1; done
@@ -119,6 +130,11 @@ test: deps image
 # The whole suite on the debug flavor (KASAN, lockdep, kmemleak): too slow
 # for CI's budget, so not part of 'make test'.
 DEBUG_SUITES ?= zinc-selftest:zinc-debug netns:zinc-debug two-guest:zinc-debug+zinc-debug
+
+# The full interop matrix, printed at the end.
+interop: x86-only deps image
+	$(Q)for f in $(call flavors_of,$(INTEROP_CELLS)); do kernel/build.sh $$f || exit 1; done
+	$(Q)netns-tests/run.sh $(INTEROP_CELLS)
 
 test-debug: x86-only deps image
 	$(Q)kernel/build.sh zinc-debug
@@ -133,6 +149,8 @@ help:
 	@echo "                  and guest image, boot, run one WireGuard tunnel and"
 	@echo "                  print the handshake and the throughput"
 	@echo "  make test       the whole test suite: KTAP, then 'N passed, N failed'"
+	@echo "  make interop    the handshake interop matrix: every ordered pair of"
+	@echo "                  INTEROP_IMPLS as initiator and responder, then the table"
 	@echo "  make test-debug the suite on the zinc-debug flavor (KASAN, lockdep,"
 	@echo "                  kmemleak); slow, not part of make test"
 	@echo "  make test ARCH=arm64, make test ARCH=arm"
@@ -159,6 +177,8 @@ help:
 	@echo "  CASES=          comma-separated netns-tests cases (default: all)"
 	@echo "  TEST_SUITES=$(TEST_SUITES)"
 	@echo "                  what make test runs (netns-tests/run.sh SUITE:FLAVOR)"
+	@echo "  INTEROP_IMPLS=$(INTEROP_IMPLS)"
+	@echo "                  implementations in the interop matrix (flavors, go)"
 	@echo "  ACCEL=          kvm or tcg (default: probe KVM with a real boot)"
 	@echo "  ARCH=$(ARCH)     guest architecture: $(ARCHES) (arm64/arm: kernels in"
 	@echo "                  BUILD_DIR/kernel/FLAVOR-ARCH, only the zinc-selftest suite)"

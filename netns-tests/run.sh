@@ -12,6 +12,11 @@
 #   two-guest:A+B     a tunnel between two guests on a virtual link, the
 #                     initiator booting flavor A, the responder flavor B
 #                     (two-guest:F means F+F)
+#   interop:I+R       one cell of the handshake interop matrix: initiator I,
+#                     responder R, each a flavor or "go" (wireguard-go).
+#                     Kernels of different flavors run in two guests; other
+#                     pairs in one guest (go+go in $INTEROP_GO_KERNEL, zinc).
+#                     The run ends with the matrix of the cells it ran.
 #
 # Kernels come from $BUILD_DIR/kernel/FLAVOR, the initramfs from
 # $BUILD_DIR/initramfs.cpio.gz: build them first (make).  The KTAP is also
@@ -80,9 +85,19 @@ cases_of() {
 		header_cases "$entries/two-guest" cases-initiator | sed 's/^/initiator: /'
 		header_cases "$entries/two-guest" cases-responder | sed 's/^/responder: /'
 		;;
-	*) die "unknown suite '$1' (netns, zinc-selftest, two-guest)" ;;
+	interop)
+		header_cases "$entries/interop" cases
+		if interop_two_guests "${2%%+*}" "${2#*+}"; then
+			header_cases "$entries/interop" cases-responder | sed 's/^/responder: /'
+		fi
+		;;
+	*) die "unknown suite '$1' (netns, zinc-selftest, two-guest, interop)" ;;
 	esac
 }
+
+# interop_two_guests I R: the cell needs a guest each (two kernel flavors).
+interop_two_guests() { [ "$1" != go ] && [ "$2" != go ] && [ "$1" != "$2" ]; }
+INTEROP_GO_KERNEL=${INTEROP_GO_KERNEL:-zinc}
 
 need_kernel() {
 	local dir
@@ -102,6 +117,13 @@ for sf in "$@"; do
 	[ "$suite" != "$sf" ] || die "'$sf' is not SUITE:FLAVOR"
 	[ "$arch" = x86_64 ] || [ "$suite" = zinc-selftest ] ||
 		die "suite '$suite' runs on x86_64 only (ARCH=$arch guests carry only zinc-selftest)"
+	if [ "$suite" = interop ]; then
+		case "$flavors" in
+		*+*) ;;
+		*) die "'$sf': interop cells are interop:INITIATOR+RESPONDER" ;;
+		esac
+		flavors=$(echo "$flavors" | sed "s/^go+go\$/$INTEROP_GO_KERNEL/; s/+go\$//; s/^go+//")
+	fi
 	for f in $(echo "$flavors" | tr '+' ' '); do need_kernel "$f"; done
 	if [ "$suite" = netns ] && [ -n "${CASES:-}" ]; then
 		for c in $(echo "$CASES" | tr , " "); do
@@ -109,7 +131,7 @@ for sf in "$@"; do
 				die "CASES names '$c', which is not a file in netns-tests/cases"
 		done
 	fi
-	total=$((total + $(cases_of "$suite" "$flavors" | wc -l)))
+	total=$((total + $(cases_of "$suite" "${sf#*:}" | wc -l)))
 done
 
 stamp=$(date +%Y%m%d-%H%M%S)
@@ -200,40 +222,99 @@ free_port() {
 	done
 }
 
+# boot_pair ENTRY RUN_I FLAVOR_I ARGS_I RUN_R FLAVOR_R ARGS_R: boot an
+# initiator and a responder guest joined by a virtual link (QEMU socket
+# netdev on loopback, never a host NIC); sets rc_i and rc_r.
+boot_pair() {
+	local entry=$1 run_i=$2 fl_i=$3 args_i=$4 run_r=$5 fl_r=$6 args_r=$7 port
+	port=$(free_port)
+	# The responder listens; the initiator connects once the listening
+	# socket exists.
+	(boot "$run_r" "$fl_r" "$entry" --smp 1 --args "$args_r" \
+		--qemu "-netdev socket,id=link,listen=127.0.0.1:$port -device virtio-net-pci,netdev=link,mac=52:54:00:77:00:02"
+	 exit $boot_rc) &
+	local pid_r=$!
+	local tries=300
+	while ! ss -Htln "sport = :$port" | grep -q .; do
+		tries=$((tries - 1))
+		if [ $tries = 0 ] || ! kill -0 $pid_r 2> /dev/null; then
+			break
+		fi
+		sleep 0.1
+	done
+	boot "$run_i" "$fl_i" "$entry" --smp 1 --args "$args_i" \
+		--qemu "-netdev socket,id=link,connect=127.0.0.1:$port -device virtio-net-pci,netdev=link,mac=52:54:00:77:00:01"
+	rc_i=$boot_rc
+	rc_r=0
+	wait $pid_r || rc_r=$?
+}
+
 run_two_guest() {
-	local a=$1 b=$2 port run_a run_b rc_a rc_b priv_a priv_b pub_a pub_b
+	local a=$1 b=$2 run_a run_b priv_a priv_b pub_a pub_b
 	command -v wg > /dev/null || die "wg (wireguard-tools) is needed on the host for two-guest keys"
 	priv_a=$(wg genkey)
 	priv_b=$(wg genkey)
 	pub_a=$(echo "$priv_a" | wg pubkey)
 	pub_b=$(echo "$priv_b" | wg pubkey)
-	port=$(free_port)
 	run_a=two-guest-$a-initiator-$stamp
 	run_b=two-guest-$b-responder-$stamp
-	# The responder listens on loopback; the initiator connects once the
-	# listening socket exists.  Never a host NIC.
-	(boot "$run_b" "$b" two-guest --smp 1 --args "responder,$priv_b,$pub_a" \
-		--qemu "-netdev socket,id=link,listen=127.0.0.1:$port -device virtio-net-pci,netdev=link,mac=52:54:00:77:00:02"
-	 exit $boot_rc) &
-	local pid_b=$!
-	local tries=300
-	while ! ss -Htln "sport = :$port" | grep -q .; do
-		tries=$((tries - 1))
-		if [ $tries = 0 ] || ! kill -0 $pid_b 2> /dev/null; then
-			break
-		fi
-		sleep 0.1
-	done
-	boot "$run_a" "$a" two-guest --smp 1 --args "initiator,$priv_a,$pub_b" \
-		--qemu "-netdev socket,id=link,connect=127.0.0.1:$port -device virtio-net-pci,netdev=link,mac=52:54:00:77:00:01"
-	rc_a=$boot_rc
-	rc_b=0
-	wait $pid_b || rc_b=$?
+	boot_pair two-guest "$run_a" "$a" "initiator,$priv_a,$pub_b" \
+		"$run_b" "$b" "responder,$priv_b,$pub_a"
 	local prefix="$a+$b: two-guest:"
 	collect "$outdir/$run_a.ktap" "$prefix initiator ($a): " \
-		"$(header_cases "$entries/two-guest" cases-initiator)" "$(died_msg $rc_a "$run_a")"
+		"$(header_cases "$entries/two-guest" cases-initiator)" "$(died_msg $rc_i "$run_a")"
 	collect "$outdir/$run_b.ktap" "$prefix responder ($b): " \
-		"$(header_cases "$entries/two-guest" cases-responder)" "$(died_msg $rc_b "$run_b")"
+		"$(header_cases "$entries/two-guest" cases-responder)" "$(died_msg $rc_r "$run_b")"
+}
+
+# The interop matrix: cell_I_R is pass or fail for each cell that ran.
+interop_names=
+run_interop() {
+	local a=$1 b=$2 ia=kernel ib=kernel host run run_b failed_before=$failed
+	[ "$a" != go ] || ia=go
+	[ "$b" != go ] || ib=go
+	local prefix="interop: $a -> $b: "
+	if interop_two_guests "$a" "$b"; then
+		run=interop-$a-initiator-$stamp
+		run_b=interop-$b-responder-$stamp
+		boot_pair interop "$run" "$a" "initiator,$ia,$ib" "$run_b" "$b" "responder,$ib"
+		collect "$outdir/$run.ktap" "$prefix" "$(header_cases "$entries/interop" cases)" \
+			"$(died_msg $rc_i "$run")"
+		collect "$outdir/$run_b.ktap" "${prefix}responder: " \
+			"$(header_cases "$entries/interop" cases-responder)" "$(died_msg $rc_r "$run_b")"
+	else
+		host=$a
+		[ "$host" != go ] || host=$b
+		[ "$host" != go ] || host=$INTEROP_GO_KERNEL
+		run=interop-$a-$b-$stamp
+		boot "$run" "$host" interop --args "local,$ia,$ib"
+		collect "$outdir/$run.ktap" "$prefix" "$(header_cases "$entries/interop" cases)" \
+			"$(died_msg $boot_rc "$run")"
+	fi
+	local v=pass
+	[ "$failed" = "$failed_before" ] || v=FAIL
+	eval "cell_$(echo "$a" | tr - _)_$(echo "$b" | tr - _)=$v"
+	for x in "$a" "$b"; do
+		case " $interop_names " in *" $x "*) ;; *) interop_names="$interop_names $x" ;; esac
+	done
+}
+
+# The matrix of the cells that ran, rows initiators, columns responders.
+interop_matrix() {
+	local x y v line
+	[ -n "$interop_names" ] || return 0
+	emit "# interop matrix (rows: initiator, columns: responder)"
+	line=$(printf '%-12s' "")
+	for y in $interop_names; do line="$line$(printf '%-12s' "$y")"; done
+	emit "# $line"
+	for x in $interop_names; do
+		line=$(printf '%-12s' "$x")
+		for y in $interop_names; do
+			eval "v=\${cell_$(echo "$x" | tr - _)_$(echo "$y" | tr - _):--}"
+			line="$line$(printf '%-12s' "$v")"
+		done
+		emit "# $line"
+	done
 }
 
 emit "KTAP version 1"
@@ -244,6 +325,9 @@ for sf in "$@"; do
 	two-guest)
 		a=${flavors%%+*} b=${flavors#*+}
 		run_two_guest "$a" "$b"
+		;;
+	interop)
+		run_interop "${flavors%%+*}" "${flavors#*+}"
 		;;
 	*)
 		flavor=$flavors
@@ -256,6 +340,7 @@ for sf in "$@"; do
 		;;
 	esac
 done
+interop_matrix
 echo "# results: $ktap"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ $failed = 0 ] && [ $n = "$total" ]
