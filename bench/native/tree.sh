@@ -48,14 +48,14 @@ cleanup() { rm -rf "$tmp"; }
 trap cleanup EXIT
 rm -rf "$tmp" "$dir" "$dir.key"
 mkdir -p "$tmp"
-echo "[native] unpacking the parts of $(basename "$KSRC_TARBALL") the Zinc series touches"
+echo "[native] unpacking the parts of $(basename "$KSRC_TARBALL") the Zinc series touches" >&2
 # Debian names the top directory after the tarball.
 top_dir=$(basename "$KSRC_TARBALL" .tar.xz)
 tar -xf "$KSRC_TARBALL" -C "$tmp" --strip-components=1 \
 	"$top_dir/MAINTAINERS" "$top_dir/include" "$top_dir/lib" \
 	"$top_dir/drivers/net/Kconfig" "$top_dir/drivers/net/wireguard" \
 	"$top_dir/arch/x86/crypto"
-echo "[native] applying $(echo $patch_list | wc -w) patches from ${patches#$top/}/"
+echo "[native] applying $(echo $patch_list | wc -w) patches from ${patches#$top/}/" >&2
 git -C "$tmp" init -q
 # Debian's tree ignores its own top level (.gitignore: '/*').
 git -C "$tmp" add -A -f .
