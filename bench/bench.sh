@@ -41,6 +41,13 @@
 #   BENCH_MICRO_MS (100)    microbenchmark milliseconds per measurement,
 #                           0 for none
 #   BENCH_OUT               the results folder (default a new one)
+#   BENCH_TSC_KHZ           the guest's TSC frequency in kHz, given to its
+#                           kernel (tsc_early_khz= tsc=reliable); default:
+#                           the host's ('cpu MHz' of /proc/cpuinfo), which
+#                           is what a TCG guest's TSC counts; 0: not given.
+#                           Without it a guest on a busy host may fail to
+#                           calibrate its TSC and keep time by the timer
+#                           tick, which lags, and iperf3's Mbit/s with it.
 set -e -o pipefail
 export LC_ALL=C
 
@@ -65,6 +72,10 @@ isnum() { case "$1" in ''|*[!0-9]*) return 1 ;; esac; }
 isnum "$reps" && [ "$reps" -ge 1 ] || die "BENCH_REPS must be a positive number, not '$reps'"
 [ "$reps" -ge 5 ] || msg "warning: BENCH_REPS=$reps: fewer than 5 repetitions give a spread nobody should trust"
 isnum "$secs" && [ "$secs" -ge 1 ] || die "BENCH_SECS must be a positive number of seconds, not '$secs'"
+tsc_khz=${BENCH_TSC_KHZ:-$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)}
+isnum "$tsc_khz" || die "BENCH_TSC_KHZ must be a number of kHz (0: none), not '$tsc_khz'"
+clock_args=
+[ "$tsc_khz" = 0 ] || clock_args="tsc_early_khz=$tsc_khz tsc=reliable"
 isnum "$micro_ms" && [ "$micro_ms" -le 10000 ] || die "BENCH_MICRO_MS must be 0 to 10000, not '$micro_ms'"
 ntests=0
 for t in $(echo "$tests" | tr ':' ' '); do
@@ -186,8 +197,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# One boot's iperf3 runs fit in this, with room for a slow boot.
-boot_timeout=$((180 + ntests * (secs + 1) * 4))
+# One boot's iperf3 runs and microbenchmark (34 measurements) fit in this,
+# with room for a slow boot on a busy host.
+boot_timeout=$((180 + ntests * (secs + 1) * 4 + micro_ms * 34 * 4 / 1000))
 
 # boot_guest RUN SIDE ARGS SMP [QEMU_LINK_ARGS]: the bench entry on SIDE's
 # kernel; its output in $out/RUN.out, boot.sh's exit status in $out/RUN.rc.
@@ -196,7 +208,7 @@ boot_guest() {
 	eval "append=\${${side}_APPEND:-} qemu=\${${side}_QEMU:-}"
 	"$top/guest-image/boot.sh" --kernel "$(eval echo "\$KIMG_$side")" --initrd "$initrd" \
 		--entry bench --name "$run" --args "$args" --timeout "$boot_timeout" \
-		--smp "$smp" ${append:+--append "$append"} --qemu "$link $qemu" \
+		--smp "$smp" --append "$clock_args${append:+ $append}" --qemu "$link $qemu" \
 		> "$out/$run.out" 2> "$out/$run.err" || rc=$?
 	echo $rc > "$out/$run.rc"
 }
@@ -216,7 +228,7 @@ why_died() {
 # boot (or pair) into the TSV files; a test the guest did not measure is
 # recorded with its reason.
 collect() {
-	local mode=$1 side=$2 rep=$3 order=$4 run=$5 rrun=${6:-} t line err
+	local mode=$1 side=$2 rep=$3 order=$4 run=$5 rrun=${6:-} t line err c
 	for t in $(echo "$tests" | tr ':' ' '); do
 		line=$(grep "^bench $t " "$out/$run.out" | tail -n 1 || true)
 		case "$line" in
@@ -245,6 +257,10 @@ collect() {
 			printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m, s, rp, ro,
 				v["zinc_enc"], v["zinc_dec"], v["lib_enc"], v["lib_dec"], v["pkts"], b
 		}' >> "$sessions"
+	done
+	for r in "$run" $rrun; do
+		c=$(sed -n 's/^clock //p' "$out/$r.out")
+		[ "$c" = tsc ] || msg "  warning: $r kept time by '${c:-?}', not the TSC: its Mbit/s are suspect"
 	done
 	sed -n 's/^micro //p' "$out/$run.out" | awk -v s="$side" -v r="$rep" 'NF == 7 {
 		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s, r, $1, $2, $3, $4, $5, $6, $7
@@ -303,6 +319,7 @@ run_two_guest() { # SIDE REP ORDER
 	echo "tests=$tests"
 	echo "modes=$modes"
 	echo "micro_ms=$micro_ms"
+	echo "guest_clock=${clock_args:-as the guest calibrates it}"
 	echo "accel=$(head -n 1 "$BUILD_DIR/accel" 2> /dev/null || echo "${ACCEL:-probe}")"
 	echo "host=$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 	echo "started=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
