@@ -8,8 +8,10 @@
 # Prints the table; writes BUILD_DIR/results/native-bench-TIME/native.json,
 # native.dat (GB/s by message size, ChaCha20Poly1305 encryption) and
 # native.png (gnuplot).  Knobs (environment): BENCH_CPU (default the last
-# CPU this process may use), BENCH_RUNS (9), BENCH_MS (20), BUILD_DIR.
-# The other load on the machine shows in the figures: run it idle.
+# CPU this process may use), BENCH_RUNS (9), BENCH_MS (20), BENCH_STAT
+# (median, or min: the fastest run), BUILD_DIR.  The other load on the
+# machine shows in the figures: run it idle, or with many short runs and
+# BENCH_STAT=min.
 set -e -o pipefail
 export LC_ALL=C
 
