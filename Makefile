@@ -27,7 +27,8 @@ PACKAGES := make gcc libc6-dev bc bison flex libelf-dev libssl-dev cpio \
 	wireguard-tools iproute2 iputils-ping iperf3 wireguard-go \
 	nftables qemu-system-x86
 # bench/native (native-test, fuzz, bench-native): Zinc built for userspace.
-PACKAGES += clang libclang-rt-14-dev libsodium-dev valgrind gnuplot-nox
+# (llvm: llvm-symbolizer, for readable sanitizer stack traces)
+PACKAGES += clang libclang-rt-14-dev llvm libsodium-dev valgrind gnuplot-nox
 # Only for ARCH=arm64 / ARCH=arm: cross compilers, static libc, QEMU.
 ARM64_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
 ARM_PACKAGES   := gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-system-arm

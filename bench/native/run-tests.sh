@@ -68,7 +68,8 @@ asan=$(build asan clang)
 run() {
 	local name=$1 rc=0; shift
 	echo "[native] running $name" >&2
-	"$@" > "$tmp/$name.out" 2> "$tmp/$name.err" || rc=$?
+	# A hang is a failure too (valgrind needs about 10 s here).
+	timeout 600 "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" || rc=$?
 	cat "$tmp/$name.out"
 	if [ $rc = 0 ]; then
 		echo "ok $name: run: exit status 0"
