@@ -72,9 +72,10 @@ run() {
 	timeout 600 "$@" > "$tmp/$name.out" 2> "$tmp/$name.err" || rc=$?
 	cat "$tmp/$name.out"
 	if [ $rc = 0 ]; then
-		echo "ok $name: run: exit status 0"
+		echo "ok $name: run: clean exit"
 	else
-		echo "not ok $name: run: exit status $rc"
+		echo "not ok $name: run: clean exit"
+		echo "#   exit status $rc"
 		sed 's/^/#   /' "$tmp/$name.err" | tail -40
 	fi
 }
