@@ -1,7 +1,7 @@
 #!/bin/bash
-# make bench-native: cycles/byte of Zinc (per implementation path), the
-# kernel's lib/crypto (generic C, from the same tree), OpenSSL and libsodium
-# on the host CPU, pinned to one core.
+# make bench-native: cycles/byte of Zinc and the kernel's lib/crypto (both
+# from the same tree, per implementation path), OpenSSL and libsodium on
+# the host CPU, pinned to one core.
 #
 #   bench/native/bench.sh
 #
@@ -41,7 +41,7 @@ cflags=$(cat "$out/cflags")
 gcc $cflags -c -o "$out/libcrypto-bench.o" "$here/bench/libcrypto.c" ||
 	die "compiling bench/libcrypto.c failed"
 gcc $cflags -I"$here/bench" -o "$out/zinc-bench" "$here/bench/bench.c" \
-	"$out/libcrypto-bench.o" "$out/libzinc.a" "$out/liblibcrypto.a" \
+	"$out/libcrypto-bench.o" "$out/liblibcrypto.a" "$out/libzinc.a" \
 	-lcrypto -lsodium || die "linking the benchmark failed"
 
 {

@@ -11,7 +11,8 @@
 # Makefile makes it), the kernel's x86_64 Curve25519 and its lib/crypto
 # generic fallback, and the compatibility runtime; and OUT/cflags, the flags
 # a program that links it must compile with.  The bench variant also writes
-# OUT/liblibcrypto.a, lib/crypto's generic ChaCha20Poly1305 and BLAKE2s.
+# OUT/liblibcrypto.a, lib/crypto's ChaCha20Poly1305 and BLAKE2s with their
+# x86_64 glue.
 set -e -o pipefail
 export LC_ALL=C
 
@@ -108,14 +109,16 @@ cc zn_runtime.o $cflags $incs -DZINC_NATIVE_UNIT=runtime "$here/compat/zn_runtim
 rm -f "$out/libzinc.a"
 ar rcs "$out/libzinc.a" $objs
 
-# For the benchmark: lib/crypto's generic C (its x86_64 glue is tied to the
-# crypto API's skcipher and shash registration; the assembly it calls is the
-# same Zinc's glue calls), in OUT/liblibcrypto.a.  Its headers come from the
-# tree; its module_init selftests are configured out.
+# For the benchmark: lib/crypto's ChaCha20Poly1305 and BLAKE2s with their
+# x86_64 glue (arch/x86/crypto/{chacha,poly1305,blake2s}_glue.c, whose crypto
+# API registration is configured out), as CRYPTO_ARCH_HAVE_LIB_* builds them,
+# in OUT/liblibcrypto.a; the assembly is the one in libzinc.a, plus
+# blake2s-core.S.  Headers from the tree; module_init selftests configured
+# out.
 [ "$variant" = bench ] || exit 0
 mkdir -p "$out/inc/crypto/internal"
 for h in chacha.h poly1305.h blake2s.h chacha20poly1305.h internal/blake2s.h \
-	internal/poly1305.h; do
+	internal/poly1305.h internal/chacha.h; do
 	ln -s "$tree/include/crypto/$h" "$out/inc/crypto/$h"
 done
 libcrypto_units="lc_chacha20poly1305:lib/crypto/chacha20poly1305.c
@@ -124,12 +127,19 @@ lc_libchacha:lib/crypto/libchacha.c
 lc_poly1305:lib/crypto/poly1305.c
 lc_poly1305_donna64:lib/crypto/poly1305-donna64.c
 lc_blake2s:lib/crypto/blake2s.c
-lc_blake2s_generic:lib/crypto/blake2s-generic.c"
+lc_blake2s_generic:lib/crypto/blake2s-generic.c
+lc_chacha_x86:arch/x86/crypto/chacha_glue.c
+lc_poly1305_x86:arch/x86/crypto/poly1305_glue.c
+lc_blake2s_x86:arch/x86/crypto/blake2s-glue.c"
 objs=
 for u in $libcrypto_units; do
 	cc "${u%%:*}.o" $cflags $incs -DZINC_NATIVE_UNIT="${u%%:*}" \
 		-DCONFIG_CRYPTO_MANAGER_DISABLE_TESTS=1 \
-		-DCONFIG_CRYPTO_LIB_POLY1305_RSIZE=1 "$tree/${u#*:}"
+		-DCONFIG_CRYPTO_ARCH_HAVE_LIB_CHACHA=1 \
+		-DCONFIG_CRYPTO_ARCH_HAVE_LIB_POLY1305=1 \
+		-DCONFIG_CRYPTO_ARCH_HAVE_LIB_BLAKE2S=1 \
+		-DCONFIG_CRYPTO_LIB_POLY1305_RSIZE=11 "$tree/${u#*:}"
 done
+cc blake2s-core.o -D__ASSEMBLY__ $incs "$tree/arch/x86/crypto/blake2s-core.S"
 rm -f "$out/liblibcrypto.a"
 ar rcs "$out/liblibcrypto.a" $objs

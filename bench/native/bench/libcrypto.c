@@ -11,6 +11,22 @@
 
 #include "libcrypto.h"
 
+int zn_init_lc_chacha_x86(void);
+int zn_init_lc_poly1305_x86(void);
+int zn_init_lc_blake2s_x86(void);
+
+/*
+ * The x86_64 glue's module_init: enables the static keys of what the CPU
+ * (as masked) has.  Keys are only ever enabled, so call it for the lower
+ * path first.
+ */
+void lc_init(void)
+{
+	zn_init_lc_chacha_x86();
+	zn_init_lc_poly1305_x86();
+	zn_init_lc_blake2s_x86();
+}
+
 void lc_aead_encrypt(u8 *dst, const u8 *src, size_t len, u64 nonce,
 		     const u8 *key)
 {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 #ifndef _ZINC_BENCH_LIBCRYPTO_H
 #define _ZINC_BENCH_LIBCRYPTO_H
+void lc_init(void);
 void lc_aead_encrypt(u8 *dst, const u8 *src, size_t len, u64 nonce,
 		     const u8 *key);
 bool lc_aead_decrypt(u8 *dst, const u8 *src, size_t len, u64 nonce,

@@ -12,6 +12,7 @@
 #include <sys/random.h>
 
 unsigned long zn_warnings;
+bool zn_simd_usable = true;
 const u8 zn_zero_page[PAGE_SIZE];
 void (*zn_log_hook)(const char *level, const char *line);
 

@@ -47,6 +47,7 @@ typedef unsigned int gfp_t;
 #define U8_MAX		((u8)~0U)
 #define U32_MAX		((u32)~0U)
 #define U64_MAX		((u64)~0ULL)
+#define SZ_4K		0x00001000
 #define SZ_1G		0x40000000
 
 /* Compiler attributes and section markers */
@@ -334,15 +335,32 @@ const struct cpuinfo_x86 *zn_boot_cpu_data(void);
 #define boot_cpu_data (*zn_boot_cpu_data())
 #define INTEL_FAM6_SKYLAKE_X 0x55
 
-/* SIMD: always usable in userspace; the begin/end pairing is checked. */
+/*
+ * SIMD: usable in userspace; the begin/end pairing is checked.  The
+ * benchmark turns zn_simd_usable off to time lib/crypto's non-SIMD paths.
+ */
 void kernel_fpu_begin(void);
 void kernel_fpu_end(void);
+extern bool zn_simd_usable;
 static inline bool may_use_simd(void)
 {
-	return true;
+	return zn_simd_usable;
+}
+
+static inline bool crypto_simd_usable(void)
+{
+	return zn_simd_usable;
 }
 
 bool need_resched(void);
+
+/* The crypto API's algorithm descriptions, for glue code that has them. */
+struct crypto_alg {
+	const char *cra_name, *cra_driver_name;
+	int cra_priority;
+	unsigned int cra_blocksize, cra_ctxsize;
+	void *cra_module;
+};
 
 /* Static keys, as plain flags. */
 struct static_key_false {

@@ -18,13 +18,6 @@ struct kpp_request {
 	unsigned int src_len, dst_len;
 };
 
-struct crypto_alg {
-	const char *cra_name, *cra_driver_name;
-	int cra_priority;
-	void *cra_module;
-	unsigned int cra_ctxsize;
-};
-
 struct kpp_alg {
 	int (*set_secret)(struct crypto_kpp *tfm, const void *buf,
 			  unsigned int len);
