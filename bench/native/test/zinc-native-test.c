@@ -23,12 +23,17 @@
  * per CPU level (generic, ssse3, avx, avx2, avx512) with the CPU features
  * above the level hidden, ChaCha20 and Poly1305 set up again for each.
  *
+ * Last, every optional implementation the CPU has must have been called
+ * (calls.c counts them): "ok native: calls: poly1305_blocks_avx512".
+ *
  *	zinc-native-test [--prefix NAME] [--generic-only]
  */
 
 #include <zn_kernel.h>
 
 #include <stdio.h>
+
+#include "calls.h"
 
 int zn_init_chacha20(void);
 int zn_init_poly1305(void);
@@ -225,6 +230,30 @@ static void run_aead_level(const struct level *lv)
 	zn_cpu_mask(old);
 }
 
+/* Each optional implementation the CPU has was called at least once. */
+static void report_calls(void)
+{
+	const struct zn_call *c;
+	char name[96];
+
+	for (c = zn_calls; c->name; ++c) {
+		snprintf(name, sizeof(name), "%s", c->name);
+		if ((zn_cpu_present() & c->features) != c->features) {
+			result(true, "calls", name, unavailable);
+			continue;
+		}
+		/* As poly1305_fpu_init(): no zmm on Skylake-X (downclocking). */
+		if (!strcmp(c->name, "poly1305_blocks_avx512") &&
+		    boot_cpu_data.x86 == 6 &&
+		    boot_cpu_data.x86_model == INTEL_FAM6_SKYLAKE_X) {
+			result(true, "calls", name, "not used on Skylake-X");
+			continue;
+		}
+		result(*c->count > 0, "calls", name, NULL);
+		printf("# %s: %lu calls\n", c->name, *c->count);
+	}
+}
+
 int main(int argc, char *argv[])
 {
 	bool generic_only = false;
@@ -264,6 +293,8 @@ int main(int argc, char *argv[])
 	for (i = 0; i < ARRAY_SIZE(levels); ++i)
 		if (!generic_only || !strcmp(levels[i].name, "generic"))
 			run_aead_level(&levels[i]);
+	if (!generic_only)
+		report_calls();
 	log_clear();
 	return failed ? 1 : 0;
 }
