@@ -185,7 +185,7 @@ mkdir -p "$out"
 runs=$out/runs.tsv sessions=$out/sessions.tsv micro=$out/micro.tsv
 printf 'mode\ttest\tside\trep\torder\tmbit\tzinc_enc\tzinc_dec\tlib_enc\tlib_dec\tpkts\tboot\terror\n' > "$runs"
 printf 'mode\tside\trep\trole\tzinc_enc\tzinc_dec\tlib_enc\tlib_dec\tpkts\tboot\n' > "$sessions"
-printf 'side\trep\tprimitive\top\timpl\tbytes\tops\tcycles\tns\n' > "$micro"
+printf 'side\trep\tprimitive\top\timpl\tbytes\tops\tcycles\tns\tbatch\tbest\n' > "$micro"
 
 # Every boot this script starts is ended by it, whatever the way out.
 pids=
@@ -262,8 +262,8 @@ collect() {
 		c=$(sed -n 's/^clock //p' "$out/$r.out")
 		[ "$c" = tsc ] || msg "  warning: $r kept time by '${c:-?}', not the TSC: its Mbit/s are suspect"
 	done
-	sed -n 's/^micro //p' "$out/$run.out" | awk -v s="$side" -v r="$rep" 'NF == 7 {
-		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s, r, $1, $2, $3, $4, $5, $6, $7
+	sed -n 's/^micro //p' "$out/$run.out" | awk -v s="$side" -v r="$rep" 'NF == 9 {
+		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s, r, $1, $2, $3, $4, $5, $6, $7, $8, $9
 	}' >> "$micro"
 	if grep -q '^micro-error' "$out/$run.out"; then
 		msg "  microbenchmark: $(grep '^micro-error' "$out/$run.out" | head -n 1)"
