@@ -20,7 +20,9 @@ mkdir -p "$results"
 
 # check NAME FILE COMMAND...: run it, summarise it, show what failed.
 check() {
-	local name=$1 file=$2 rc=0 start=$(date +%s); shift 2
+	local name=$1 file=$2 rc=0 start
+	start=$(date +%s)
+	shift 2
 	"$@" > "$file" 2> "$file.log" || rc=$?
 	echo "[native] $name: $(tail -1 "$file" | sed 's/^# [a-z-]*: //') in $(( $(date +%s) - start )) s ($file)" >&2
 	if [ $rc != 0 ]; then
