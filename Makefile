@@ -25,7 +25,7 @@ endif
 PACKAGES := make gcc libc6-dev bc bison flex libelf-dev libssl-dev cpio \
 	xz-utils file ccache git perl linux-source-6.1 busybox-static \
 	wireguard-tools iproute2 iputils-ping iperf3 wireguard-go \
-	nftables qemu-system-x86
+	nftables qemu-system-x86 gnuplot-nox
 # bench/native (native-test, fuzz, bench-native): Zinc built for userspace.
 # (llvm: llvm-symbolizer, for readable sanitizer stack traces)
 PACKAGES += clang libclang-rt-14-dev llvm libsodium-dev valgrind gnuplot-nox
@@ -46,7 +46,7 @@ Q := @
 endif
 
 .PHONY: all deps kernel image tunnel test test-debug interop help clean distclean \
-	check-arch x86-only
+	check-arch x86-only bench bench-compare
 
 check-arch:
 	$(Q)case " $(ARCHES) " in *" $(ARCH) "*) ;; \
@@ -141,6 +141,33 @@ test-debug: x86-only deps image
 	$(Q)kernel/build.sh zinc-debug
 	$(Q)SUITE_TIMEOUT=3600 netns-tests/run.sh $(DEBUG_SUITES)
 
+# Throughput of a candidate kernel (CAND, default zinc) against a baseline
+# (BASE, default stock), A/B interleaved, plus Zinc's in-kernel crypto
+# microbenchmark; bench/README.md explains the knobs and the verdict.
+BENCH_KNOBS := CAND BASE CAND_PATCHES BASE_PATCHES CAND_TREE BASE_TREE \
+	CAND_KERNEL BASE_KERNEL CAND_APPEND BASE_APPEND CAND_QEMU BASE_QEMU \
+	CAND_LABEL BASE_LABEL BENCH_REPS BENCH_SECS BENCH_TESTS BENCH_MODES \
+	BENCH_MICRO_MS BENCH_OUT BENCH_TOL BENCH_ALPHA BENCH_METRIC
+export $(BENCH_KNOBS)
+BASELINE ?=
+NEW      ?=
+
+bench: x86-only deps image
+	$(Q)bench/bench.sh
+
+# BASELINE=results.json: a new 'make bench' run (or NEW=results.json, a
+# stored one) judged against it; non-zero exit on a regression.
+bench-compare: x86-only
+	$(Q)[ -n "$(BASELINE)" ] || { echo "make: bench-compare needs BASELINE=path/to/results.json (from an earlier make bench)" >&2; exit 2; }
+	$(Q)bench/compare.sh --check "$(BASELINE)"
+ifeq ($(NEW),)
+	$(Q)$(MAKE) --no-print-directory deps image
+	$(Q)out=$(BUILD_DIR)/results/bench-$$(date +%Y%m%d-%H%M%S); \
+		BENCH_OUT=$$out bench/bench.sh && bench/compare.sh "$$out/results.json" "$(BASELINE)"
+else
+	$(Q)bench/compare.sh "$(NEW)" "$(BASELINE)"
+endif
+
 # make native-test, fuzz, bench-native: Zinc natively on the host CPU.
 include bench/native/native.mk
 
@@ -152,6 +179,12 @@ help:
 	@echo "  make test       the whole test suite: KTAP, then 'N passed, N failed'"
 	@echo "  make interop    the handshake interop matrix: every ordered pair of"
 	@echo "                  INTEROP_IMPLS as initiator and responder, then the table"
+	@echo "  make bench      throughput of CAND vs BASE (zinc vs stock), A/B interleaved,"
+	@echo "                  netns and two-guest, plus the in-kernel crypto microbenchmark:"
+	@echo "                  table, BUILD_DIR/results/bench-TIME/results.json and .png"
+	@echo "  make bench-compare BASELINE=results.json [NEW=results.json]"
+	@echo "                  a new (or the NEW) bench run judged against a stored one;"
+	@echo "                  exits non-zero when a throughput regressed beyond the noise"
 	@echo "  make test-debug the suite on the zinc-debug flavor (KASAN, lockdep,"
 	@echo "                  kmemleak); slow, not part of make test"
 	@echo "  make test ARCH=arm64, make test ARCH=arm"
@@ -184,6 +217,13 @@ help:
 	@echo "  ARCH=$(ARCH)     guest architecture: $(ARCHES) (arm64/arm: kernels in"
 	@echo "                  BUILD_DIR/kernel/FLAVOR-ARCH, only the zinc-selftest suite)"
 	@echo "  V=0             V=1 shows full build logs, consoles, diagnostics"
+	@echo "  CAND=zinc BASE=stock  the bench's two kernel flavors; CAND_PATCHES=DIR,"
+	@echo "                  CAND_TREE=DIR or CAND_KERNEL=bzImage (and BASE_...) name any"
+	@echo "                  other kernel; CAND_APPEND/BASE_APPEND add boot words,"
+	@echo "                  CAND_QEMU/BASE_QEMU QEMU arguments (bench/README.md)"
+	@echo "  BENCH_REPS=5 BENCH_SECS=3 BENCH_MODES='netns two-guest' BENCH_MICRO_MS=100"
+	@echo "  BENCH_TESTS=tcp-1:tcp-4:udp-64:udp-512:udp-1392   what each bench boot runs"
+	@echo "  BENCH_TOL=0.05 BENCH_ALPHA=0.01 BENCH_METRIC=paired   bench-compare's rule"
 
 clean:
 	rm -rf $(BUILD_DIR)/results $(BUILD_DIR)/initramfs*.cpio.gz \
