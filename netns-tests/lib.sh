@@ -75,16 +75,8 @@ stop() {
 	wait "$1" 2> /dev/null || true
 }
 
-# wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
-wait_for() {
-	local deadline=$(($1 * 10))
-	shift
-	while ! "$@" > /dev/null 2>&1; do
-		deadline=$((deadline - 1))
-		[ $deadline -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
+# wait_for SECONDS CMD...: poll CMD until it succeeds, SECONDS at most.
+. /tests/netns/poll.sh
 
 # tcp_listening NS PORT: something listens on TCP PORT in NS.
 tcp_listening() {

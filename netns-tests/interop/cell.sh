@@ -43,7 +43,7 @@ cleanup() {
 		ep_down $ifc_i
 		r ep_down $ifc_r > /dev/null 2>&1
 	fi
-	pkill -f 'wgt-xfer recv' 2> /dev/null
+	killall wgt-xfer 2> /dev/null
 }
 trap cleanup EXIT
 trap 'exit 143' INT TERM
@@ -83,7 +83,7 @@ elif [ "$mode" = remote ]; then
 			return "${rc:-1}"
 		fi
 	}
-	ep_wait 240 r true || die "no control agent at $under_r:9000 after 240 s"
+	wait_for 240 r true || die "no control agent at $under_r:9000 after 240 s"
 else
 	die "unknown mode '$mode' (local, remote)"
 fi
@@ -130,8 +130,8 @@ hs_both() { [ "$(i ep_hs $ifc_i)" -gt 0 ] && [ "$(r ep_hs $ifc_r)" -gt 0 ]; }
 
 t_handshake() {
 	# The first ping waits for the handshake: poll.
-	ep_wait 60 i ep_ping $in4_r 1 || { echo "no reply through the tunnel in 60 s"; return 1; }
-	ep_wait 10 hs_both || { echo "latest handshake: initiator $(i ep_hs $ifc_i), responder $(r ep_hs $ifc_r)"; return 1; }
+	wait_for 60 i ep_ping $in4_r 1 || { echo "no reply through the tunnel in 60 s"; return 1; }
+	wait_for 10 hs_both || { echo "latest handshake: initiator $(i ep_hs $ifc_i), responder $(r ep_hs $ifc_r)"; return 1; }
 	echo "handshake at $(i ep_hs $ifc_i) (initiator), $(r ep_hs $ifc_r) (responder)"
 }
 t_ping() {
@@ -161,12 +161,12 @@ t_xfer() {
 t_rehandshake() {
 	local before
 	before=$(r ep_hs $ifc_r)
-	ep_wait 5 sh -c "[ \$(date +%s) -gt $before ]"
+	wait_for 5 sh -c "[ \$(date +%s) -gt $before ]"
 	i ep_unpeer $ifc_i "$pub_r"
 	i ep_peer $ifc_i "$pub_r" $under_r:$port_r $in4_r/32,$in6_r/128 "${psk:-none}"
-	ep_wait 60 i ep_ping $in4_r 1 || { echo "no reply after the re-handshake"; return 1; }
+	wait_for 60 i ep_ping $in4_r 1 || { echo "no reply after the re-handshake"; return 1; }
 	hs_later() { [ "$(r ep_hs $ifc_r)" -gt "$before" ]; }
-	ep_wait 10 hs_later || { echo "responder's handshake still at $(r ep_hs $ifc_r), was $before"; return 1; }
+	wait_for 10 hs_later || { echo "responder's handshake still at $(r ep_hs $ifc_r), was $before"; return 1; }
 	echo "responder's latest handshake $before -> $(r ep_hs $ifc_r)"
 }
 # no_handshake WHAT: after the responder received initiations (and, with
@@ -179,7 +179,7 @@ t_negative() {
 	got_more() { [ "$($1 ep_udp_in)" -gt "$2" ]; }
 	got_more r "$ur" || { echo "the responder received nothing: the check proves nothing"; return 1; }
 	if [ "$answered" = 1 ]; then
-		ep_wait 10 got_more i "$ui" || { echo "the responder never answered"; return 1; }
+		wait_for 10 got_more i "$ui" || { echo "the responder never answered"; return 1; }
 	fi
 	[ "$(i ep_hs $ifc_i)" = 0 ] && [ "$(r ep_hs $ifc_r)" = 0 ] ||
 		{ echo "a handshake completed: initiator $(i ep_hs $ifc_i), responder $(r ep_hs $ifc_r)"; return 1; }

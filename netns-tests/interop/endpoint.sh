@@ -11,16 +11,8 @@ export LC_ALL=C
 
 ep_die() { echo "endpoint: $*" >&2; exit 1; }
 
-# ep_wait SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
-ep_wait() {
-	local n=$(($1 * 10))
-	shift
-	while ! "$@" > /dev/null 2>&1; do
-		n=$((n - 1))
-		[ $n -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
+# wait_for SECONDS CMD...: poll CMD until it succeeds, SECONDS at most.
+. /tests/netns/poll.sh
 
 ep_go_ready() { [ -S "/var/run/wireguard/$1.sock" ] && /usr/bin/ip link show "$1"; }
 
@@ -37,7 +29,7 @@ ep_up() {
 		# agent's connection.
 		/usr/bin/wireguard-go "$ifc" < /dev/null > "/tmp/wireguard-go.$ifc.log" 2>&1 ||
 			ep_die "wireguard-go $ifc failed: $(cat "/tmp/wireguard-go.$ifc.log")"
-		ep_wait 30 ep_go_ready "$ifc" || ep_die "wireguard-go $ifc: no UAPI socket after 30 s"
+		wait_for 30 ep_go_ready "$ifc" || ep_die "wireguard-go $ifc: no UAPI socket after 30 s"
 		;;
 	*) ep_die "unknown implementation '$impl' (kernel, go)" ;;
 	esac
@@ -52,7 +44,7 @@ ep_up() {
 # ep_down IFACE: remove it (wireguard-go exits when its TUN goes).
 ep_down() {
 	/usr/bin/ip link del "$1" 2> /dev/null || true
-	ep_wait 10 sh -c "! [ -S /var/run/wireguard/$1.sock ]" || true
+	wait_for 10 sh -c "! [ -S /var/run/wireguard/$1.sock ]" || true
 }
 
 # ep_peer IFACE PUBLIC_KEY ENDPOINT|none ALLOWED_IPS PSK|none
@@ -108,13 +100,16 @@ ep_recv_start() {
 	rm -f "/tmp/rx.$1" "/tmp/rx.$1.done"
 	( /usr/bin/wgt-xfer recv "$1" > "/tmp/rx.$1" 2> "/tmp/rx.$1.log"
 	  echo $? > "/tmp/rx.$1.done" ) < /dev/null > /dev/null 2>&1 &
-	ep_wait 10 sh -c "/usr/bin/ss -Htln 'sport = :$1' | grep -q ." ||
+	wait_for 10 sh -c "/usr/bin/ss -Htln 'sport = :$1' | grep -q ." ||
 		ep_die "receiver on port $1 did not start"
 }
 
 # ep_recv_digest PORT: wait for the stream to end; print its sha256.
 ep_recv_digest() {
-	ep_wait 60 test -e "/tmp/rx.$1.done" || ep_die "stream on port $1 did not end"
+	wait_for 60 test -e "/tmp/rx.$1.done" || {
+		killall wgt-xfer 2> /dev/null || true
+		ep_die "stream on port $1 did not end"
+	}
 	[ "$(cat "/tmp/rx.$1.done")" = 0 ] || ep_die "receiving on port $1: $(cat "/tmp/rx.$1.log")"
 	sha256sum < "/tmp/rx.$1" | cut -d' ' -f1
 	rm -f "/tmp/rx.$1" "/tmp/rx.$1.done" "/tmp/rx.$1.log"
@@ -123,8 +118,9 @@ ep_recv_digest() {
 # ep_send ADDR PORT BYTES: send BYTES random bytes; print their sha256.
 ep_send() {
 	head -c "$3" /dev/urandom > /tmp/tx.dat
-	/usr/bin/wgt-xfer send "$1" "$2" < /tmp/tx.dat > /dev/null 2> /tmp/tx.log ||
-		ep_die "sending to $1 port $2: $(cat /tmp/tx.log)"
+	# A dead tunnel would leave connect() to TCP's own minutes of retries.
+	timeout 60 /usr/bin/wgt-xfer send "$1" "$2" < /tmp/tx.dat > /dev/null 2> /tmp/tx.log ||
+		ep_die "sending to $1 port $2 failed or took over 60 s: $(cat /tmp/tx.log)"
 	sha256sum < /tmp/tx.dat | cut -d' ' -f1
 	rm -f /tmp/tx.dat /tmp/tx.log
 }

@@ -1,0 +1,21 @@
+# Polling, shared by the guest's scripts (lib.sh, the entries, interop/).
+# Sourced; busybox sh.
+
+# uptime_cs: the guest's uptime in centiseconds (no fork of an external).
+uptime_cs() {
+	local up rest
+	read -r up rest < /proc/uptime
+	echo "${up%.*}${up#*.}"
+}
+
+# wait_for SECONDS CMD...: run CMD every 0.1 s until it succeeds; fail
+# once SECONDS have passed, however long each try of CMD takes.
+wait_for() {
+	local end
+	end=$(($(uptime_cs) + $1 * 100))
+	shift
+	while ! "$@" > /dev/null 2>&1; do
+		[ "$(uptime_cs)" -lt "$end" ] || return 1
+		sleep 0.1
+	done
+}
