@@ -74,10 +74,12 @@ for t in $targets; do
 	secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$tmp/$t.log" | tail -1)
 	cp "$tmp/$t.log" "$results/$t.log"
 	if [ $rc = 0 ] && [ -n "$execs" ] && [ "$execs" -gt 0 ]; then
-		echo "ok $n fuzz: $t: ${execs} executions in ${secs:-$FUZZ_SECONDS} s, no difference"
+		echo "ok $n fuzz: $t"
+		echo "# $t: ${execs} executions in ${secs:-$FUZZ_SECONDS} s, no difference"
 	else
 		failed=$((failed + 1))
-		echo "not ok $n fuzz: $t: exit status $rc after ${execs:-?} executions"
+		echo "not ok $n fuzz: $t"
+		echo "#   exit status $rc after ${execs:-?} executions"
 		grep -E 'DIFFERENCE|ERROR|SUMMARY|runtime error|Test unit written' \
 			"$tmp/$t.log" | head -20 | sed 's/^/#   /'
 		echo "#   log: $results/$t.log"
