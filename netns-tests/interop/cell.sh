@@ -91,7 +91,8 @@ fi
 n=0
 failed=0
 # check NAME FUNCTION: run FUNCTION in a subshell, report it as case NAME
-# with its messages as diagnostics.
+# with its messages as diagnostics.  set -e does not hold in a function
+# whose status is tested, so every step below ends in "|| return 1".
 check() {
 	local rc=0 t0
 	n=$((n + 1))
@@ -135,24 +136,24 @@ t_handshake() {
 	echo "handshake at $(i ep_hs $ifc_i) (initiator), $(r ep_hs $ifc_r) (responder)"
 }
 t_ping() {
-	i ep_ping $in4_r 3
-	i ep_ping $in6_r 3
-	r ep_ping $in4_i 3
-	r ep_ping $in6_i 3
+	i ep_ping $in4_r 3 || return 1
+	i ep_ping $in6_r 3 || return 1
+	r ep_ping $in4_i 3 || return 1
+	r ep_ping $in6_i 3 || return 1
 	echo "3 pings each way, v4 and v6"
 }
 # xfer FROM TO TO_ADDR: 1 MiB of random bytes, digests compared.
 xfer() {
 	local sent got
-	$2 ep_recv_start 9100
-	sent=$($1 ep_send "$3" 9100 1048576)
-	got=$($2 ep_recv_digest 9100)
-	[ "$sent" = "$got" ] || { echo "digest mismatch: sent $sent, received $got"; return 1; }
+	$2 ep_recv_start 9100 || return 1
+	sent=$($1 ep_send "$3" 9100 1048576) || { $2 ep_recv_stop; return 1; }
+	got=$($2 ep_recv_digest 9100) || return 1
+	[ -n "$sent" ] && [ "$sent" = "$got" ] || { echo "digest mismatch: sent $sent, received $got"; return 1; }
 	echo "1 MiB $1 -> $2: sha256 $got on both ends"
 }
 t_xfer() {
-	xfer i r $in4_r
-	xfer r i $in6_i
+	xfer i r $in4_r || return 1
+	xfer r i $in6_i || return 1
 }
 # A re-handshake: the initiator forgets the responder (and its sessions)
 # and comes back; the responder must accept a fresh initiation from a peer
@@ -160,10 +161,10 @@ t_xfer() {
 # handshake is told apart by waiting for a later second first.
 t_rehandshake() {
 	local before
-	before=$(r ep_hs $ifc_r)
-	wait_for 5 sh -c "[ \$(date +%s) -gt $before ]"
-	i ep_unpeer $ifc_i "$pub_r"
-	i ep_peer $ifc_i "$pub_r" $under_r:$port_r $in4_r/32,$in6_r/128 "${psk:-none}"
+	before=$(r ep_hs $ifc_r) || return 1
+	wait_for 5 sh -c "[ \$(date +%s) -gt $before ]" || return 1
+	i ep_unpeer $ifc_i "$pub_r" || return 1
+	i ep_peer $ifc_i "$pub_r" $under_r:$port_r $in4_r/32,$in6_r/128 "${psk:-none}" || return 1
 	wait_for 60 i ep_ping $in4_r 1 || { echo "no reply after the re-handshake"; return 1; }
 	hs_later() { [ "$(r ep_hs $ifc_r)" -gt "$before" ]; }
 	wait_for 10 hs_later || { echo "responder's handshake still at $(r ep_hs $ifc_r), was $before"; return 1; }
@@ -174,7 +175,7 @@ t_rehandshake() {
 # and the tunnel carries nothing.
 t_negative() {
 	local ui ur
-	ui=$(i ep_udp_in) ur=$(r ep_udp_in)
+	ui=$(i ep_udp_in) && ur=$(r ep_udp_in) || return 1
 	i ep_ping_none $in4_r 4 || return 1
 	got_more() { [ "$($1 ep_udp_in)" -gt "$2" ]; }
 	got_more r "$ur" || { echo "the responder received nothing: the check proves nothing"; return 1; }

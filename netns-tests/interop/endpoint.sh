@@ -115,6 +115,9 @@ ep_recv_digest() {
 	rm -f "/tmp/rx.$1" "/tmp/rx.$1.done" "/tmp/rx.$1.log"
 }
 
+# ep_recv_stop: give up on a stream that will not come.
+ep_recv_stop() { killall wgt-xfer 2> /dev/null || true; }
+
 # ep_send ADDR PORT BYTES: send BYTES random bytes; print their sha256.
 ep_send() {
 	head -c "$3" /dev/urandom > /tmp/tx.dat
