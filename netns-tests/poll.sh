@@ -9,10 +9,12 @@ uptime_cs() {
 }
 
 # wait_for SECONDS CMD...: run CMD every 0.1 s until it succeeds; fail
-# once SECONDS have passed, however long each try of CMD takes.
+# once SECONDS have passed, however long each try of CMD takes.  A slow
+# kernel (the debug flavor) is booted with wgt_timeout_scale=N, which
+# stretches every wait N times.
 wait_for() {
 	local end
-	end=$(($(uptime_cs) + $1 * 100))
+	end=$(($(uptime_cs) + $1 * 100 * ${wgt_timeout_scale:-1}))
 	shift
 	while ! "$@" > /dev/null 2>&1; do
 		[ "$(uptime_cs)" -lt "$end" ] || return 1

@@ -21,7 +21,8 @@
 # Kernels come from $BUILD_DIR/kernel/FLAVOR, the initramfs from
 # $BUILD_DIR/initramfs.cpio.gz: build them first (make).  The KTAP is also
 # written to $RESULTS_DIR/test-TIME/ktap.txt.  V=1 passes on every case's
-# diagnostics, not only those of failing cases.
+# diagnostics, not only those of failing cases.  TIMEOUT_SCALE=N stretches
+# every case timeout and wait in the guests N times (slow debug kernels).
 #
 # ARCH=arm64 or ARCH=arm (default x86_64) runs the guests on that
 # architecture under TCG: kernels from $BUILD_DIR/kernel/FLAVOR-ARCH, the
@@ -201,7 +202,7 @@ boot() {
 	# case can check the running kernel against that claim.
 	"$top/guest-image/boot.sh" --kernel "$(kernel_dir "$flavor")/$kimage" \
 		--initrd "$initrd" --entry "$entry" --name "$run" \
-		--append "wgt_flavor=$flavor" --arch "$arch" \
+		--append "wgt_flavor=$flavor${TIMEOUT_SCALE:+ wgt_timeout_scale=$TIMEOUT_SCALE}" --arch "$arch" \
 		--timeout "${SUITE_TIMEOUT:-1200}" "$@" > "$outdir/$run.ktap" ||
 		boot_rc=$?
 }
