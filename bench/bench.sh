@@ -12,7 +12,8 @@
 #   two-guest  two guests (-smp 1 each) on a QEMU socket link on 127.0.0.1
 # and the netns boot also runs the microbenchmark when the kernel has it
 # (CONFIG_ZINC_BENCH).  The results go to RESULTS_DIR/bench-TIME/:
-# results.json, results.png, table.txt, and the raw runs (*.tsv).
+# results.json, results.png, table.txt, the raw runs (*.tsv), each guest's
+# output (*.out) and a folder per guest with its console.
 #
 # Knobs (environment; make passes its variables of the same names):
 #   CAND, BASE              kernel flavors (default zinc, stock), built with
@@ -206,7 +207,8 @@ boot_timeout=$((180 + ntests * (secs + 1) * 4 + micro_ms * 34 * 4 / 1000))
 boot_guest() {
 	local run=$1 side=$2 args=$3 smp=$4 link=${5:-} rc=0 append qemu
 	eval "append=\${${side}_APPEND:-} qemu=\${${side}_QEMU:-}"
-	"$top/guest-image/boot.sh" --kernel "$(eval echo "\$KIMG_$side")" --initrd "$initrd" \
+	# Each guest's console and verdict under the run's folder.
+	RESULTS_DIR=$out "$top/guest-image/boot.sh" --kernel "$(eval echo "\$KIMG_$side")" --initrd "$initrd" \
 		--entry bench --name "$run" --args "$args" --timeout "$boot_timeout" \
 		--smp "$smp" --append "$clock_args${append:+ $append}" --qemu "$link $qemu" \
 		> "$out/$run.out" 2> "$out/$run.err" || rc=$?
