@@ -273,13 +273,7 @@ collect() {
 	fi
 }
 
-free_port() {
-	local p
-	while :; do
-		p=$((20000 + RANDOM % 20000))
-		ss -Htln "sport = :$p" | grep -q . || { echo $p; return; }
-	done
-}
+. "$top/guest-image/free-port.sh"
 
 run_netns() { # SIDE REP ORDER
 	local run=bench-$stamp-netns-$(echo "$1" | tr A-Z a-z)-$2

@@ -214,14 +214,7 @@ died_msg() {
 	fi
 }
 
-# free_port: a TCP port on 127.0.0.1 nothing listens on.
-free_port() {
-	local p
-	while :; do
-		p=$((20000 + RANDOM % 20000))
-		ss -Htln "sport = :$p" | grep -q . || { echo $p; return; }
-	done
-}
+. "$top/guest-image/free-port.sh"
 
 # boot_pair ENTRY RUN_I FLAVOR_I ARGS_I RUN_R FLAVOR_R ARGS_R: boot an
 # initiator and a responder guest joined by a virtual link (QEMU socket
