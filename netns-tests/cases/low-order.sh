@@ -27,12 +27,17 @@ wg_peer a wg0 "$PUB" persistent-keepalive 1 endpoint 127.0.0.1:2222
 n=$(on a wg show wg0 peers | wc -l)
 [ "$n" = 8 ] || fail "wg show lists $n peers, expected 8"
 
-bg a /usr/bin/wgmitm sink 127.0.0.1:1111 4 > /tmp/$ns_prefix.sink1
-s1=$BG_PID
-bg a /usr/bin/wgmitm sink 127.0.0.1:2222 4 > /tmp/$ns_prefix.sink2
+# The real peer's sink starts first and the low-order one second, with the
+# same window: whatever the first sees after wg0 comes up falls inside the
+# second one's window too.  The window is stretched on a slow (debug)
+# kernel, where confirming that both listen can take longer than 5 s.
+secs=$((5 * ${wgt_timeout_scale:-1}))
+bg a /usr/bin/wgmitm sink 127.0.0.1:2222 "$secs" > /tmp/$ns_prefix.sink2
 s2=$BG_PID
-wait_for 10 udp_listening a 1111 || fail "sink on 1111 did not start"
+bg a /usr/bin/wgmitm sink 127.0.0.1:1111 "$secs" > /tmp/$ns_prefix.sink1
+s1=$BG_PID
 wait_for 10 udp_listening a 2222 || fail "sink on 2222 did not start"
+wait_for 10 udp_listening a 1111 || fail "sink on 1111 did not start"
 ip -n "$(nsname a)" link set wg0 up
 wait $s1 || fail "sink on 1111 failed"
 wait $s2 || fail "sink on 2222 failed"
