@@ -500,9 +500,11 @@ static int ctl(int argc, char **argv)
 {
 	struct sockaddr_storage dst, any;
 	char cmd[1024] = "", reply[8192];
+	const char *scale;
 	struct pollfd pfd;
 	socklen_t len;
 	int i, tries;
+	long wait_ms;
 	ssize_t n;
 
 	len = parse_addr(argv[0], &dst);
@@ -519,25 +521,38 @@ static int ctl(int argc, char **argv)
 	pfd.events = POLLIN;
 	if (connect(pfd.fd, (struct sockaddr *)&dst, len) < 0)
 		die("connect: %s", strerror(errno));
-	/* Loopback does not lose datagrams, but the relay may not be up yet. */
-	for (tries = 0; tries < 3; tries++) {
-		if (send(pfd.fd, cmd, strlen(cmd), 0) < 0 && errno != ECONNREFUSED)
+	/*
+	 * Loopback does not lose datagrams, so a command is sent again only
+	 * when the relay was not up yet (the port refused it): commands such
+	 * as inject and junk must not run twice.  The answer comes when the
+	 * command is done, which on a slow (debug) kernel takes a while for
+	 * thousands of junk datagrams: wait 30 s, times wgt_timeout_scale.
+	 */
+	scale = getenv("wgt_timeout_scale");
+	if (!scale || parse_num(scale, 1, 100, &wait_ms))
+		wait_ms = 1;
+	wait_ms *= 30000;
+	for (tries = 0; tries < 25; tries++) {
+		if (tries)
+			usleep(200000);
+		if (send(pfd.fd, cmd, strlen(cmd), 0) < 0) {
+			if (errno == ECONNREFUSED)
+				continue;
 			die("send: %s", strerror(errno));
-		if (poll(&pfd, 1, 2000) > 0) {
-			n = recv(pfd.fd, reply, sizeof(reply) - 1, 0);
-			if (n < 0) {
-				if (errno == ECONNREFUSED) {
-					usleep(200000);
-					continue;
-				}
-				die("recv: %s", strerror(errno));
-			}
-			reply[n] = '\0';
-			fputs(reply, stdout);
-			return strncmp(reply, "ok", 2) ? 1 : 0;
 		}
+		if (poll(&pfd, 1, (int)wait_ms) <= 0)
+			die("no answer from %s in %ld ms to '%s'", argv[0], wait_ms, cmd);
+		n = recv(pfd.fd, reply, sizeof(reply) - 1, 0);
+		if (n < 0) {
+			if (errno == ECONNREFUSED)
+				continue;
+			die("recv: %s", strerror(errno));
+		}
+		reply[n] = '\0';
+		fputs(reply, stdout);
+		return strncmp(reply, "ok", 2) ? 1 : 0;
 	}
-	die("no answer from %s", argv[0]);
+	die("nothing listens at %s", argv[0]);
 	return 1;
 }
 
