@@ -129,8 +129,16 @@ if [ "${V:-0}" = 1 ]; then
 	tail_pid=$!
 fi
 
+# Whoever started us (run.sh passes its own pid as WGT_OWNER, since its
+# pair boots sit in subshells) may be killed without a chance to stop us:
+# the guest then goes too, instead of running on to its timeout.
+owner=${WGT_OWNER:-$PPID}
 timed_out=0
 while kill -0 "$qemu_pid" 2> /dev/null; do
+	if ! kill -0 "$owner" 2> /dev/null; then
+		echo "$prog: $name: process $owner that started the guest is gone; stopping it" >&2
+		exit 143
+	fi
 	if [ $(($(date +%s) - start)) -ge "$timeout" ]; then
 		timed_out=1
 		kill -KILL "$qemu_pid" 2> /dev/null || true

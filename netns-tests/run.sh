@@ -35,6 +35,9 @@ prog=netns-tests/run.sh
 die() { echo "$prog: $*" >&2; exit 1; }
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# boot.sh stops its guest when this process is gone (killed outright, its
+# pair boots' subshells would keep the guests running to the timeout).
+export WGT_OWNER=$$
 BUILD_DIR=${BUILD_DIR:-$top/build}
 export RESULTS_DIR=${RESULTS_DIR:-$BUILD_DIR/results}
 arch=${ARCH:-x86_64}
