@@ -36,10 +36,10 @@ ping_all b 2 -W 3 192.168.241.1
 wait_for 30 handshake_settled a wg0 "$PUB_B" || fail "the handshake did not settle"
 
 # Strict: endpoints and answers to the attacker.  Handshake times may move
-# only with a genuine re-handshake (a tunnel at rest can re-key on its own
-# when a timer armed by its last data packet fires), which the relay sees
-# as initiations and responses it forwarded; a response beyond the genuine
-# initiations answered a forged one.
+# only with a genuine re-handshake (a tunnel at rest can re-key on its own,
+# see netns-tests/README.md), which the relay sees as initiations and
+# responses it forwarded; a response beyond the genuine initiations
+# answered a forged one.
 state() {
 	echo "$(endpoint a wg0 "$PUB_B") $(endpoint b wg0 "$PUB_A") $(mitm_stat atk.a) $(mitm_stat atk.b)"
 }
