@@ -47,29 +47,45 @@ table inet ka {
 	}
 }
 NFT
-seen() {
-	on b nft list chain inet ka in |
-		sed -n "s/.*counter packets \([0-9]*\) .*comment \"$1\".*/\1/p"
+# counts: "KEEPALIVES INITIATIONS" from a at b, from one reading.
+counts() {
+	on b nft list chain inet ka in | awk '
+		/comment "keepalive"/ { for (i = 1; i < NF; i++) if ($i == "packets") k = $(i + 1) }
+		/comment "initiation"/ { for (i = 1; i < NF; i++) if ($i == "packets") n = $(i + 1) }
+		END { print k + 0, n + 0 }'
 }
+# A handshake a starts on its own still ends in one keepalive from a: the
+# initiator confirms every new session with one when it has nothing else to
+# send.  Such a handshake is not the keepalive timer but WireGuard's
+# retransmit or new-handshake timer, which a slow guest can leave armed
+# after the ping (see netns-tests/README.md), so each initiation from a
+# allows one more keepalive in both windows below.
 wg_peer a wg0 "$PUB_B" persistent-keepalive 1
 # The window is 5 s plus however long the reads take (seconds on a debug
 # kernel): at one keepalive a second, no more than its outer length + 1.
 w0=$(uptime_cs)
-k0=$(seen keepalive)
+set -- $(counts)
+k0=$1 i0=$2
 w1=$(uptime_cs)
-i0=$(seen initiation)
 quiet_period 5
 w2=$(uptime_cs)
-k=$(($(seen keepalive) - k0))
+set -- $(counts)
+k=$(($1 - k0)) i=$(($2 - i0))
 w3=$(uptime_cs)
-i=$(($(seen initiation) - i0))
-max=$(((w3 - w0) / 100 + 1))
+max=$(((w3 - w0) / 100 + 1 + i))
 echo "b got $k keepalives and $i handshake initiations from a in $(((w2 - w1) / 100)) to $(((w3 - w0) / 100)) idle seconds with a 1 s keepalive"
 [ "$k" -ge 3 ] && [ "$k" -le "$max" ] || fail "b got $k keepalives, expected 3 to $max"
 wg_peer a wg0 "$PUB_B" persistent-keepalive 0
+set -- $(counts)
+i0=$2
+# One keepalive may still be on its way from before the switch.
 quiet_period 1
-k0=$(seen keepalive)
+set -- $(counts)
+k0=$1
 quiet_period 3
-k=$(($(seen keepalive) - k0))
-[ "$k" = 0 ] || fail "b still got $k keepalives in 3 s after the keepalive was turned off"
+set -- $(counts)
+k=$(($1 - k0)) i=$(($2 - i0))
+echo "after turning it off: $k keepalives in 3 s, $i handshake initiations from a since"
+[ "$k" -le "$i" ] ||
+	fail "b still got $k keepalives in 3 s after the keepalive was turned off ($i handshake initiations)"
 pass "1 s keepalives of 32 bytes on an idle tunnel, none after turning them off"
