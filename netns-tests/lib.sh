@@ -95,17 +95,40 @@ latest_handshake() {
 }
 has_handshake() { [ "$(latest_handshake "$@")" -gt 0 ] 2> /dev/null; }
 
-# handshake_settled NS IFACE PEER: the latest handshake with PEER is at
-# least 7 s old.  WireGuard arms an initiation's retransmission timer only
-# after sending it, and the send can deliver the initiation and see the
-# whole exchange complete first; the timer then fires once anyway,
-# REKEY_TIMEOUT (5 s + up to 1/3 s) later, and a new handshake follows.
-# Checks that no handshake or no byte happens on an idle tunnel wait for
-# this first (wait_for 30 handshake_settled ...).
-handshake_settled() {
-	local hs
-	hs=$(latest_handshake "$@")
-	[ "${hs:-0}" -gt 0 ] && [ $(($(date +%s) - hs)) -ge 7 ]
+# handshake_at_rest SECONDS CMD...: wait, SECONDS at most, until no
+# handshake is in flight.  CMD prints a reading: the latest-handshake times
+# of both sides first, then anything else a handshake moves (the relay's
+# counts, handshake_state).  At rest means both times are set and the
+# reading stayed the same for 2 s (stretched like every wait on a slow
+# kernel); an exchange takes milliseconds.  Rest is not silence: a tunnel
+# nobody uses may re-key at any time (netns-tests/README.md, an idle tunnel
+# is not silent), so cases take a reading here and count what moves after
+# it.  Sets AT_REST to the reading at rest.  Prints each reading that
+# changed, so a tunnel that never came to rest shows why.
+handshake_at_rest() {
+	local end still now cur prev=
+	end=$(($(uptime_cs) + $1 * 100 * ${wgt_timeout_scale:-1}))
+	shift
+	while :; do
+		cur=$("$@")
+		now=$(uptime_cs)
+		if [ "$cur" != "$prev" ]; then
+			echo "handshake reading at ${now}cs: $cur"
+			prev=$cur
+			still=$((now + 200 * ${wgt_timeout_scale:-1}))
+		elif [ "$now" -ge "$still" ] &&
+			echo "$cur" | awk '{ exit !($1 > 0 && $2 > 0) }'; then
+			AT_REST=$cur
+			return 0
+		fi
+		[ "$now" -lt "$end" ] || return 1
+		sleep 0.5
+	done
+}
+# handshake_times A B: the latest-handshake times of A's peer B and B's
+# peer A (wg0, PUB_A/PUB_B), a reading for handshake_at_rest.
+handshake_times() {
+	echo "$(latest_handshake "$1" wg0 "$PUB_B") $(latest_handshake "$2" wg0 "$PUB_A")"
 }
 
 # transfer NS IFACE PEER: prints "RX TX" bytes for PEER.
