@@ -361,7 +361,7 @@ mitm_stat() {
 # times of a's peer b and b's peer a, then the genuine handshake messages
 # the relay forwarded: "HS_A HS_B INIT_A2B RESP_B2A INIT_B2A RESP_A2B".
 handshake_state() {
-	echo "$(latest_handshake a wg0 "$PUB_B") $(latest_handshake b wg0 "$PUB_A")" \
+	echo "$(handshake_times a b)" \
 		"$(mitm_stat seen.a2b.1) $(mitm_stat seen.b2a.2) $(mitm_stat seen.b2a.1) $(mitm_stat seen.a2b.2)"
 }
 # genuine_rehandshake STATE0 STATE1 (two handshake_state readings): succeed
