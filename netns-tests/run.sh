@@ -9,6 +9,11 @@
 #   netns:F           the scenario files in netns-tests/cases, one case each,
 #                     in one guest (CASES=a,b limits them)
 #   zinc-selftest:F   Zinc's boot-time selftests, one case per primitive
+#   zinc-selftest-relax:F
+#                     the same, booted with zinc.force_simd_relax=1: every
+#                     simd_relax() gives the vector unit back, so a SIMD call
+#                     that does not claim it again fails its selftest; plus a
+#                     case that the kernel took the parameter
 #   two-guest:A+B     a tunnel between two guests on a virtual link, the
 #                     initiator booting flavor A, the responder flavor B
 #                     (two-guest:F means F+F)
@@ -85,6 +90,10 @@ cases_of() {
 		;;
 	zinc-selftest)
 		header_cases "$entries/zinc-selftest" cases ;;
+	zinc-selftest-relax)
+		header_cases "$entries/zinc-selftest" cases
+		header_cases "$entries/zinc-selftest" cases-relax
+		;;
 	two-guest)
 		header_cases "$entries/two-guest" cases-initiator | sed 's/^/initiator: /'
 		header_cases "$entries/two-guest" cases-responder | sed 's/^/responder: /'
@@ -95,7 +104,7 @@ cases_of() {
 			header_cases "$entries/interop" cases-responder | sed 's/^/responder: /'
 		fi
 		;;
-	*) die "unknown suite '$1' (netns, zinc-selftest, two-guest, interop)" ;;
+	*) die "unknown suite '$1' (netns, zinc-selftest, zinc-selftest-relax, two-guest, interop)" ;;
 	esac
 }
 
@@ -119,7 +128,7 @@ total=0
 for sf in "$@"; do
 	suite=${sf%%:*} flavors=${sf#*:}
 	[ "$suite" != "$sf" ] || die "'$sf' is not SUITE:FLAVOR"
-	[ "$arch" = x86_64 ] || [ "$suite" = zinc-selftest ] ||
+	[ "$arch" = x86_64 ] || [ "${suite%-relax}" = zinc-selftest ] ||
 		die "suite '$suite' runs on x86_64 only (ARCH=$arch guests carry only zinc-selftest)"
 	if [ "$suite" = interop ]; then
 		case "$flavors" in
@@ -205,7 +214,7 @@ boot() {
 	# case can check the running kernel against that claim.
 	"$top/guest-image/boot.sh" --kernel "$(kernel_dir "$flavor")/$kimage" \
 		--initrd "$initrd" --entry "$entry" --name "$run" \
-		--append "wgt_flavor=$flavor${TIMEOUT_SCALE:+ wgt_timeout_scale=$TIMEOUT_SCALE}" --arch "$arch" \
+		--append "wgt_flavor=$flavor${TIMEOUT_SCALE:+ wgt_timeout_scale=$TIMEOUT_SCALE}${boot_append:+ $boot_append}" --arch "$arch" \
 		--timeout "${SUITE_TIMEOUT:-1200}" "$@" > "$outdir/$run.ktap" ||
 		boot_rc=$?
 }
@@ -331,7 +340,12 @@ for sf in "$@"; do
 		run=$suite-$(label "$flavor")-$stamp
 		args=()
 		[ "$suite" != netns ] || [ -z "${CASES:-}" ] || args=(--args "$CASES")
-		boot "$run" "$flavor" "$suite" "${args[@]}"
+		entry=$suite boot_append=
+		if [ "$suite" = zinc-selftest-relax ]; then
+			entry=zinc-selftest boot_append=zinc.force_simd_relax=1
+		fi
+		boot "$run" "$flavor" "$entry" "${args[@]}"
+		boot_append=
 		collect "$outdir/$run.ktap" "$(label "$flavor"): $suite: " "$(cases_of "$suite" "$flavor")" \
 			"$(died_msg $boot_rc "$run")"
 		;;

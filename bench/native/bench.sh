@@ -9,9 +9,10 @@
 # native.dat (GB/s by message size, ChaCha20Poly1305 encryption) and
 # native.png (gnuplot).  Knobs (environment): BENCH_CPU (default the last
 # CPU this process may use), BENCH_RUNS (9), BENCH_MS (20), BENCH_STAT
-# (median, or min: the fastest run), BUILD_DIR.  The other load on the
-# machine shows in the figures: run it idle, or with many short runs and
-# BENCH_STAT=min.
+# (median, or min: the fastest run), BUILD_DIR, NATIVE_TREE (a patched
+# tree to use instead of the one tree.sh makes from wg-patches/).  The other
+# load on the machine shows in the figures: run it idle, or with many short
+# runs and BENCH_STAT=min.
 set -e -o pipefail
 export LC_ALL=C
 
@@ -34,15 +35,17 @@ out=$work/bench
 res=$BUILD_DIR/results/native-bench-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$work" "$res"
 
-"$here/tree.sh" "$work/linux"
+if [ -n "${NATIVE_TREE:-}" ]; then
+	[ -d "$NATIVE_TREE/lib/zinc" ] || die "NATIVE_TREE=$NATIVE_TREE has no lib/zinc"
+	tree=$NATIVE_TREE
+else
+	"$here/tree.sh" "$work/linux"
+	tree=$work/linux
+fi
 echo "[bench-native] building Zinc and lib/crypto (gcc -O2)" >&2
-"$here/build.sh" "$work/linux" "$out" bench >&2
-cflags=$(cat "$out/cflags")
-gcc $cflags -c -o "$out/libcrypto-bench.o" "$here/bench/libcrypto.c" ||
-	die "compiling bench/libcrypto.c failed"
-gcc $cflags -I"$here/bench" -o "$out/zinc-bench" "$here/bench/bench.c" \
-	"$out/libcrypto-bench.o" "$out/liblibcrypto.a" "$out/libzinc.a" \
-	-lcrypto -lsodium || die "linking the benchmark failed"
+"$here/build.sh" "$tree" "$out" bench >&2
+gcc $(cat "$out/cflags") -o "$out/zinc-bench" "$here/bench/bench.c" \
+	"$out/libzinc.a" -lcrypto -lsodium || die "linking the benchmark failed"
 
 {
 	echo "# $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -6,7 +6,9 @@
 #
 #   bench/native/check.sh
 #
-# Knobs (environment): TEST_FUZZ_SECONDS (default 20, per target), BUILD_DIR.
+# Knobs (environment): TEST_FUZZ_SECONDS (default 20, per target), BUILD_DIR,
+# NATIVE_TREE (a patched tree to test instead of the one bench/native/tree.sh
+# makes from wg-patches/).
 set -e -o pipefail
 export LC_ALL=C
 

@@ -13,7 +13,8 @@
 # BUILD_DIR/native/fuzz/TARGET REPRODUCER.
 #
 # Knobs (environment): FUZZ_SECONDS (default 60, per target), FUZZ_TARGETS,
-# BUILD_DIR, FUZZ_NICE (default 10).
+# BUILD_DIR, FUZZ_NICE (default 10), NATIVE_TREE (a patched tree to use
+# instead of the one tree.sh makes from wg-patches/).
 set -e -o pipefail
 export LC_ALL=C
 
@@ -47,9 +48,15 @@ tmp=$(mktemp -d "$work/fuzz-run.XXXXXX")
 cleanup() { rm -rf "$tmp"; }
 trap cleanup EXIT
 
-"$here/tree.sh" "$work/linux"
+if [ -n "${NATIVE_TREE:-}" ]; then
+	[ -d "$NATIVE_TREE/lib/zinc" ] || die "NATIVE_TREE=$NATIVE_TREE has no lib/zinc"
+	tree=$NATIVE_TREE
+else
+	"$here/tree.sh" "$work/linux"
+	tree=$work/linux
+fi
 echo "[fuzz] building Zinc with libFuzzer, ASan and UBSan" >&2
-"$here/build.sh" "$work/linux" "$out" fuzz >&2
+"$here/build.sh" "$tree" "$out" fuzz >&2
 for t in $targets; do
 	clang $(cat "$out/cflags") -fsanitize=fuzzer -o "$out/$t" \
 		"$here/fuzz/$t.c" "$out/libzinc.a" -lcrypto -lsodium ||

@@ -6,13 +6,22 @@
 # Builds Zinc from the patched tree (bench/native/tree.sh) three ways and
 # runs bench/native/test/zinc-native-test with each: plain (gcc), under
 # AddressSanitizer + UndefinedBehaviorSanitizer (clang), and the generic
-# paths under valgrind memcheck.  Every CPU-feature subset the host has is
-# a case; AVX-512 where the CPU has it, SKIP where not.  Exit status: 0 when
-# every case passed (or skipped), 1 otherwise.
+# paths under valgrind memcheck.  Every CPU level the host has (avx512,
+# avx2, avx, ssse3, generic) and every combination of each primitive's
+# optional implementations is a case; AVX-512 where the CPU has it, SKIP
+# where not.  Exit status: 0 when every case passed (or skipped), 1
+# otherwise.
 #
-# Knobs (environment): BUILD_DIR (default build), NATIVE_BREAK=1 flips one
-# byte of a ChaCha20 test vector in a copy of the tree, to show that the
-# tests fail then (every chacha20 case must be 'not ok').
+# Knobs (environment): BUILD_DIR (default build); NATIVE_TREE, a patched
+# tree to use instead of the one tree.sh makes from wg-patches/; NATIVE_BREAK,
+# to show that the tests fail on a broken copy of lib/zinc (the rest of the
+# tree by links):
+#   1               one byte of ChaCha20 vector 1 flipped: every chacha20
+#                   case must be 'not ok';
+#   relax           chacha20_arch() decides once, before its loop, whether
+#                   to use SIMD, instead of before each chunk: its vector
+#                   code then runs after simd_relax() released the unit;
+#   relax-poly1305  the same defect in poly1305_arch().
 set -e -o pipefail
 export LC_ALL=C
 
@@ -35,25 +44,66 @@ tmp=$(mktemp -d "$work/run.XXXXXX")
 cleanup() { rm -rf "$tmp"; }
 trap cleanup EXIT
 
-"$here/tree.sh" "$work/linux"
-tree=$work/linux
-if [ "${NATIVE_BREAK:-0}" = 1 ]; then
-	# A copy of lib/zinc with the first byte of ChaCha20 vector 1's output
-	# changed; the rest of the tree by links.
+if [ -n "${NATIVE_TREE:-}" ]; then
+	[ -d "$NATIVE_TREE/lib/zinc" ] || die "NATIVE_TREE=$NATIVE_TREE has no lib/zinc"
+	src=$(cd "$NATIVE_TREE" && pwd)
+else
+	"$here/tree.sh" "$work/linux"
+	src=$work/linux
+fi
+tree=$src
+
+# break_copy: a copy of lib/zinc in $tmp/broken, the rest of the tree by links.
+break_copy() {
 	tree=$tmp/broken
 	mkdir -p "$tree/lib"
-	cp -r "$work/linux/lib/zinc" "$tree/lib/zinc"
-	for d in include arch lib/crypto; do ln -s "$work/linux/$d" "$tree/$d"; done
+	cp -r "$src/lib/zinc" "$tree/lib/zinc"
+	for d in include arch lib/crypto; do ln -s "$src/$d" "$tree/$d"; done
+}
+
+# break_relax FILE FUNCTION: in FUNCTION's loop, the 'const bool simd = ...;'
+# decided per chunk (of 'todo' bytes) is moved before the loop (deciding on
+# all 'len' bytes), so that after a simd_relax() that released the unit the
+# vector code runs on without a new simd_use().
+break_relax() {
+	local file=$tree/lib/zinc/$1
+	FUNC=$2 perl -0pi -e '
+		s{(\n[^\n]*\b$ENV{FUNC}\(.*?\n\{\n.*?)(\twhile \(len\) \{\n)(.*?)\t\tconst bool simd = (.*?);\n}{
+			my ($head, $loop, $body, $cond) = ($1, $2, $3, $4);
+			$cond =~ s/\btodo\b/len/g;
+			$cond =~ s/\n\t\t/\n\t/g;
+			"$head\tconst bool simd = $cond;\n\n$loop$body"
+		}se or die "pattern not found\n"' "$file" ||
+		die "NATIVE_BREAK: no per-chunk SIMD decision found in $2() of lib/zinc/$1"
+	echo "[native] NATIVE_BREAK=$NATIVE_BREAK: $2() decides SIMD once, before its loop (lib/zinc/$1 in a copy):" >&2
+	diff -u "$src/lib/zinc/$1" "$file" | sed 's/^/[native]   /' >&2 || true
+}
+
+case "${NATIVE_BREAK:-0}" in
+0) ;;
+1)
+	break_copy
 	sed -i '/chacha20_output001\[\]/{n;s/0x76/0x77/}' \
 		"$tree/lib/zinc/selftest/chacha20-vectors.h"
 	grep -A1 'chacha20_output001\[\]' "$tree/lib/zinc/selftest/chacha20-vectors.h" |
 		grep -q 0x77 || die "NATIVE_BREAK: the vector to corrupt was not found"
 	echo "[native] NATIVE_BREAK=1: chacha20 vector 1 corrupted in a copy of lib/zinc" >&2
-fi
+	;;
+relax)
+	break_copy
+	break_relax chacha20/chacha20.c chacha20_arch
+	;;
+relax-poly1305)
+	break_copy
+	break_relax poly1305/poly1305.c poly1305_arch
+	;;
+*)
+	die "NATIVE_BREAK=$NATIVE_BREAK: unknown (1, relax, relax-poly1305)" ;;
+esac
 
-# The entry points test/calls.c counts, through the linker's --wrap.
-wraps=$(sed -n 's/^WRAP_[A-Z0-9]*(\([a-z0-9_]*\))$/\1/p' "$here/test/calls.c")
-wraps="$wraps curve25519_arch"
+# The entry points test/calls.c checks, through the linker's --wrap.
+wraps=$(sed -n 's/^\tX([A-Z0-9_]*, \([a-z0-9_]*\),.*/\1/p' "$here/test/calls.c")
+[ -n "$wraps" ] || die "no entry points found in test/calls.c"
 wrap_flags=$(for w in $wraps; do printf -- '-Wl,--wrap=%s ' "$w"; done)
 
 # build VARIANT CC: libzinc.a and the test driver in $work/VARIANT.

@@ -5,9 +5,11 @@
 #
 # Unpacks from Debian's linux-source-6.1 tarball only what the Zinc series
 # touches and what the native build compiles (include/, lib/, MAINTAINERS,
-# drivers/net/{Kconfig,wireguard}, arch/x86/crypto), and applies wg-patches/series
-# with 'git am', as kernel/build.sh does for the zinc flavor.  Keyed on the
-# tarball, the patches and this script: an up-to-date DIR is left alone.
+# drivers/net/{Kconfig,wireguard}, arch/{x86,arm,arm64}/crypto), and applies
+# wg-patches/series with 'git am', as kernel/build.sh does for the zinc
+# flavor.  Keyed on the tarball, the patches and this script: an
+# up-to-date DIR is left alone.  (run-tests.sh, fuzz.sh and bench.sh take a
+# patched tree from NATIVE_TREE instead, when it is set.)
 # Knobs (environment): KSRC_TARBALL, PATCHES.
 set -e -o pipefail
 export LC_ALL=C
@@ -54,7 +56,8 @@ top_dir=$(basename "$KSRC_TARBALL" .tar.xz)
 tar -xf "$KSRC_TARBALL" -C "$tmp" --strip-components=1 \
 	"$top_dir/MAINTAINERS" "$top_dir/include" "$top_dir/lib" \
 	"$top_dir/drivers/net/Kconfig" "$top_dir/drivers/net/wireguard" \
-	"$top_dir/arch/x86/crypto"
+	"$top_dir/arch/x86/crypto" "$top_dir/arch/arm/crypto" \
+	"$top_dir/arch/arm64/crypto"
 echo "[native] applying $(echo $patch_list | wc -w) patches from ${patches#$top/}/" >&2
 git -C "$tmp" init -q
 # Debian's tree ignores its own top level (.gitignore: '/*').

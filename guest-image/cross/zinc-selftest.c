@@ -11,7 +11,10 @@
  *
  * The case names come from the shell entry's "# cases:" line, passed in at
  * build time as ZINC_SELFTEST_CASES ("a|b|c"), so the host's list of
- * expected cases and this program cannot drift apart.
+ * expected cases and this program cannot drift apart.  Booted with
+ * zinc.force_simd_relax=1 (the zinc-selftest-relax suite), one more case,
+ * force_simd_relax, checks that the kernel took the parameter, as the shell
+ * entry does.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +24,8 @@
 #ifndef ZINC_SELFTEST_CASES
 #error "build with -DZINC_SELFTEST_CASES='\"name|name|...\"'"
 #endif
+
+#define RELAX_PARAM "/sys/module/zinc/parameters/force_simd_relax"
 
 #define SYSLOG_ACTION_READ_ALL 3
 #define SYSLOG_ACTION_SIZE_BUFFER 10
@@ -57,11 +62,30 @@ static int about(const char *msg, const char *name)
 	return msg[6 + n] == ':' || msg[6 + n] == ' ';
 }
 
+/* Does the first line of @path contain the word @word? */
+static int file_has_word(const char *path, const char *word)
+{
+	char buf[4096], *p;
+	size_t n = strlen(word);
+	FILE *f = fopen(path, "r");
+	int found = 0;
+
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f)) {
+		for (p = strstr(buf, word); p && !found; p = strstr(p + 1, word))
+			found = (p == buf || p[-1] == ' ') &&
+				(p[n] == ' ' || p[n] == '\n' || !p[n]);
+	}
+	fclose(f);
+	return found;
+}
+
 int main(void)
 {
 	char cases[] = ZINC_SELFTEST_CASES;
 	char *names[MAX_CASES], *log, *line, *save, *tok;
-	int size, len, ncases = 0, failed = 0, any_zinc = 0, i;
+	int size, len, ncases = 0, failed = 0, any_zinc = 0, i, relax;
 
 	for (tok = strtok_r(cases, "|", &save); tok && ncases < MAX_CASES;
 	     tok = strtok_r(NULL, "|", &save))
@@ -84,7 +108,8 @@ int main(void)
 	}
 	log[len] = '\0';
 
-	printf("KTAP version 1\n1..%d\n", ncases);
+	relax = file_has_word("/proc/cmdline", "zinc.force_simd_relax=1");
+	printf("KTAP version 1\n1..%d\n", ncases + relax);
 	for (i = 0; i < ncases; i++) {
 		int pass = 0;
 		char want[128];
@@ -110,6 +135,15 @@ int main(void)
 			printf("# no \"zinc:\" lines in the kernel log: not a Zinc kernel, or CONFIG_ZINC_SELFTEST is off\n");
 		printf("%sok %d %s\n", pass ? "" : "not ", i + 1, names[i]);
 		failed += !pass;
+	}
+	if (relax) {
+		int ok = file_has_word(RELAX_PARAM, "Y");
+
+		if (!ok)
+			printf("# %s is not Y: a kernel without ZINC_DEBUG ignores the parameter\n",
+			       RELAX_PARAM);
+		printf("%sok %d force_simd_relax\n", ok ? "" : "not ", i + 1);
+		failed += !ok;
 	}
 	fflush(stdout);
 	return failed ? 1 : 0;

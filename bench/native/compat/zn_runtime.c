@@ -2,7 +2,8 @@
 /*
  * The out-of-line part of the userspace stand-ins of zn_kernel.h: printk,
  * WARN, CPU feature detection with a mask, the FPU section check, the
- * resched pulse, random bytes and scatterlist walking.
+ * resched pulse, the static key registry, random bytes and scatterlist
+ * walking.
  */
 
 #include <zn_kernel.h>
@@ -33,7 +34,10 @@ void zn_printk(const char *level, const char *fmt, ...)
 void zn_warn(const char *file, int line, const char *cond)
 {
 	++zn_warnings;
-	zn_printk("warn", "WARNING: %s:%d: %s\n", file, line, cond);
+	if (cond)
+		zn_printk("warn", "WARNING: %s:%d: %s\n", file, line, cond);
+	else
+		zn_printk("warn", "WARNING: %s:%d\n", file, line);
 }
 
 int scnprintf(char *buf, size_t size, const char *fmt, ...)
@@ -184,6 +188,12 @@ unsigned long zn_cpu_present(void)
 	return zn_cpu_bits;
 }
 
+unsigned long zn_cpu_features(void)
+{
+	zn_cpu_probe();
+	return zn_cpu_bits & ~zn_cpu_off;
+}
+
 unsigned long zn_cpu_mask(unsigned long off)
 {
 	unsigned long old;
@@ -207,18 +217,46 @@ const struct cpuinfo_x86 *zn_boot_cpu_data(void)
 }
 
 /* SIMD sections: a nested begin or an end without begin is a bug. */
-static int zn_fpu_depth;
+static int zn_fpu_sections;
 
 void kernel_fpu_begin(void)
 {
-	WARN_ON(zn_fpu_depth != 0);
-	++zn_fpu_depth;
+	WARN_ON(zn_fpu_sections != 0);
+	++zn_fpu_sections;
 }
 
 void kernel_fpu_end(void)
 {
-	WARN_ON(zn_fpu_depth != 1);
-	--zn_fpu_depth;
+	WARN_ON(zn_fpu_sections != 1);
+	--zn_fpu_sections;
+}
+
+int zn_fpu_depth(void)
+{
+	return zn_fpu_sections;
+}
+
+/* Static keys: every DEFINE_STATIC_KEY_FALSE registers itself. */
+#define ZN_STATIC_KEYS_MAX 64
+static struct static_key_false *zn_static_keys[ZN_STATIC_KEYS_MAX];
+static unsigned int zn_static_keys_len;
+
+void zn_static_key_register(struct static_key_false *key)
+{
+	if (zn_static_keys_len == ZN_STATIC_KEYS_MAX) {
+		fprintf(stderr, "zn_static_key_register: more than %d keys\n",
+			ZN_STATIC_KEYS_MAX);
+		abort();
+	}
+	zn_static_keys[zn_static_keys_len++] = key;
+}
+
+void zn_static_keys_reset(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < zn_static_keys_len; ++i)
+		static_branch_disable(zn_static_keys[i]);
 }
 
 bool need_resched(void)

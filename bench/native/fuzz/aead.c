@@ -80,14 +80,15 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	out = malloc(ct_len);
 	bad = malloc(ct_len);
 
-	chacha20poly1305_encrypt(ct_z, pt, pt_len, ad, ad_len, nonce, key);
+	zinc_chacha20poly1305_encrypt(ct_z, pt, pt_len, ad, ad_len, nonce, key);
 	if (!openssl_aead(true, ct_o, pt, pt_len, ad, ad_len, nonce, key))
 		FUZZ_FAIL("OpenSSL encrypt failed");
 	if (memcmp(ct_z, ct_o, ct_len))
 		FUZZ_FAIL("%s: encrypt: %zu bytes, ad %zu: ciphertext differs",
 			  level, pt_len, ad_len);
 
-	ok_z = chacha20poly1305_decrypt(out, ct_z, ct_len, ad, ad_len, nonce, key);
+	ok_z = zinc_chacha20poly1305_decrypt(out, ct_z, ct_len, ad, ad_len,
+					     nonce, key);
 	if (!ok_z || memcmp(out, pt, pt_len))
 		FUZZ_FAIL("%s: decrypt of own ciphertext failed", level);
 	ok_o = openssl_aead(false, out, ct_z, ct_len, ad, ad_len, nonce, key);
@@ -102,7 +103,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	else
 		ad[flip / 8 - ct_len] ^= 1 << (flip % 8);
 	memset(out, 0xa5, ct_len);
-	ok_z = chacha20poly1305_decrypt(out, bad, ct_len, ad, ad_len, nonce, key);
+	ok_z = zinc_chacha20poly1305_decrypt(out, bad, ct_len, ad, ad_len,
+					     nonce, key);
 	if (memchr_inv(out, 0xa5, ct_len))
 		FUZZ_FAIL("%s: rejected decrypt wrote plaintext", level);
 	ok_o = openssl_aead(false, ct_o, bad, ct_len, ad, ad_len, nonce, key);
@@ -113,16 +115,18 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		ad[flip / 8 - ct_len] ^= 1 << (flip % 8);
 
 	/* XChaCha20Poly1305 against libsodium (ad and ciphertext restored). */
-	xchacha20poly1305_encrypt(ct_z, pt, pt_len, ad, ad_len, xnonce, key);
+	zinc_xchacha20poly1305_encrypt(ct_z, pt, pt_len, ad, ad_len, xnonce, key);
 	crypto_aead_xchacha20poly1305_ietf_encrypt(ct_o, &sodium_len, pt, pt_len,
 						   ad, ad_len, NULL, xnonce, key);
 	if (sodium_len != ct_len || memcmp(ct_z, ct_o, ct_len))
 		FUZZ_FAIL("%s: xchacha20poly1305: ciphertext differs", level);
-	if (!xchacha20poly1305_decrypt(out, ct_z, ct_len, ad, ad_len, xnonce,
-				       key) || memcmp(out, pt, pt_len))
+	if (!zinc_xchacha20poly1305_decrypt(out, ct_z, ct_len, ad, ad_len,
+					    xnonce, key) ||
+	    memcmp(out, pt, pt_len))
 		FUZZ_FAIL("%s: xchacha20poly1305: decrypt failed", level);
 	ct_z[flip / 8 % ct_len] ^= 1 << (flip % 8);
-	if (xchacha20poly1305_decrypt(out, ct_z, ct_len, ad, ad_len, xnonce, key) ||
+	if (zinc_xchacha20poly1305_decrypt(out, ct_z, ct_len, ad, ad_len,
+					   xnonce, key) ||
 	    !crypto_aead_xchacha20poly1305_ietf_decrypt(out, NULL, NULL, ct_z,
 							ct_len, ad, ad_len,
 							xnonce, key))
@@ -135,5 +139,6 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	free(ct_o);
 	free(out);
 	free(bad);
+	fuzz_check_clean(level);
 	return 0;
 }

@@ -99,8 +99,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 	openssl_encrypt(ct, pt, pt_len, ad, ad_len, nonce, key);
 	simd_get(&simd);
-	ok = chacha20poly1305_encrypt_sg_inplace(sg, pt_len, ad, ad_len, nonce,
-						 key, &simd);
+	ok = zinc_chacha20poly1305_encrypt_sg_inplace(sg, pt_len, ad, ad_len,
+						      nonce, key, &simd);
 	simd_put(&simd);
 	gather(buf, sg, nsegs);
 	if (!ok || memcmp(buf, ct, total))
@@ -108,8 +108,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			  pt_len, nsegs, ok ? "ciphertext differs" : "failed");
 
 	simd_get(&simd);
-	ok = chacha20poly1305_decrypt_sg_inplace(sg, total, ad, ad_len, nonce,
-						 key, &simd);
+	ok = zinc_chacha20poly1305_decrypt_sg_inplace(sg, total, ad, ad_len,
+						      nonce, key, &simd);
 	simd_put(&simd);
 	gather(buf, sg, nsegs);
 	if (!ok || memcmp(buf, pt, pt_len))
@@ -121,8 +121,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	ct[flip / 8] ^= 1 << (flip % 8);
 	scatter(sg, nsegs, ct);
 	simd_get(&simd);
-	ok = chacha20poly1305_decrypt_sg_inplace(sg, total, ad, ad_len, nonce,
-						 key, &simd);
+	ok = zinc_chacha20poly1305_decrypt_sg_inplace(sg, total, ad, ad_len,
+						      nonce, key, &simd);
 	simd_put(&simd);
 	if (ok)
 		FUZZ_FAIL("%s: sg decrypt accepted bit %zu flipped", level, flip);
@@ -133,5 +133,6 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	free(pt);
 	free(ct);
 	free(buf);
+	fuzz_check_clean(level);
 	return 0;
 }

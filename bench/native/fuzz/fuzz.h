@@ -12,11 +12,22 @@
 
 #include <stdio.h>
 
-int zn_init_chacha20(void);
-int zn_init_poly1305(void);
-int zn_init_blake2s(void);
-int zn_init_curve25519(void);
+/* The x86_64 glue's module_init (arch/x86/crypto), built by build.sh. */
+int zn_init_chacha_x86(void);
+int zn_init_poly1305_x86(void);
+int zn_init_blake2s_x86(void);
 int zn_init_curve25519_x86(void);
+
+/* As lib/zinc/selftest/run.h: the fuzz build has CONFIG_ZINC_SELFTEST. */
+struct zinc_nob {
+	const char *name;
+	bool *enabled;
+};
+const struct zinc_nob *zinc_chacha20_nobs(unsigned int *len);
+const struct zinc_nob *zinc_poly1305_nobs(unsigned int *len);
+
+/* lib/zinc/debug.c: the fuzz build has CONFIG_ZINC_DEBUG. */
+extern atomic_t zinc_simd_violations;
 
 struct fuzz_input {
 	const u8 *p;
@@ -52,9 +63,36 @@ static inline void fuzz_bytes(struct fuzz_input *in, void *dst, size_t len)
 } while (0)
 
 /*
- * The CPU levels of the Zinc glue: generic, ssse3, avx, avx2 (with BMI2 and
- * ADX) and avx512.  Returns the level's name; a level the CPU lacks runs
- * what the CPU has below it.
+ * After each input: vector code outside a held SIMD section (ZINC_DEBUG's
+ * check), or any WARN (an unbalanced kernel_fpu section, say), fails it.
+ */
+static inline void fuzz_check_clean(const char *level)
+{
+	if (atomic_read(&zinc_simd_violations) || zn_warnings)
+		FUZZ_FAIL("%s: %d SIMD violations, %lu WARNs", level,
+			  atomic_read(&zinc_simd_violations), zn_warnings);
+}
+
+/* Zinc's ChaCha20 and Poly1305 on the kernel's x86_64 code, or not. */
+static inline void fuzz_zinc_arch(bool on)
+{
+	const struct zinc_nob *nobs;
+	unsigned int len, i;
+
+	nobs = zinc_chacha20_nobs(&len);
+	for (i = 0; i < len; ++i)
+		*nobs[i].enabled = on;
+	nobs = zinc_poly1305_nobs(&len);
+	for (i = 0; i < len; ++i)
+		*nobs[i].enabled = on;
+}
+
+/*
+ * The CPU levels of the x86_64 glue: generic (lib/crypto's C code for
+ * everything: Zinc's "arch" nobs off too), ssse3, avx, avx2 (with BMI2 and
+ * ADX) and avx512.  The glue's module_init picks its code again under the
+ * level's mask, its static keys turned off first.  Returns the level's
+ * name; a level the CPU lacks runs what the CPU has below it.
  */
 static inline const char *fuzz_pick_level(u8 sel)
 {
@@ -68,19 +106,15 @@ static inline const char *fuzz_pick_level(u8 sel)
 	};
 #undef F
 	static int current = -1;
-	static bool once;
 	int i = sel % ARRAY_SIZE(lv);
 
-	if (!once) {
-		zn_init_curve25519_x86();
-		once = true;
-	}
 	if (i != current) {
 		zn_cpu_mask(lv[i].hides);
-		zn_init_chacha20();
-		zn_init_poly1305();
-		zn_init_blake2s();
-		zn_init_curve25519();
+		zn_static_keys_reset();
+		if (zn_init_chacha_x86() || zn_init_poly1305_x86() ||
+		    zn_init_blake2s_x86() || zn_init_curve25519_x86())
+			FUZZ_FAIL("the x86_64 glue's module_init failed");
+		fuzz_zinc_arch(i != 0);
 		current = i;
 	}
 	return lv[i].name;

@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	struct fuzz_input in = { data, size };
 	u8 key[32], splits[16], mac_z[16], mac_o[16], *msg;
-	struct poly1305_ctx ctx;
+	struct poly1305_desc_ctx ctx;
 	simd_context_t simd;
 	unsigned int nsplits, i;
 	size_t len, off, piece;
@@ -50,16 +50,16 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	fuzz_bytes(&in, msg, len);
 
 	simd_get(&simd);
-	poly1305_init(&ctx, key);
+	zinc_poly1305_init(&ctx, key);
 	/* Each split byte is a piece of up to 255 bytes, or 16 times that. */
 	for (i = 0, off = 0; i < nsplits && off < len; ++i, off += piece) {
 		piece = splits[i] & 0x80 ? (splits[i] & 0x7f) * 16 : splits[i];
 		piece = min(piece, len - off);
-		poly1305_update(&ctx, msg + off, piece, &simd);
+		zinc_poly1305_update(&ctx, msg + off, piece, &simd);
 		simd_relax(&simd);
 	}
-	poly1305_update(&ctx, msg + off, len - off, &simd);
-	poly1305_final(&ctx, mac_z, &simd);
+	zinc_poly1305_update(&ctx, msg + off, len - off, &simd);
+	zinc_poly1305_final(&ctx, mac_z);
 	simd_put(&simd);
 
 	openssl_poly1305(mac_o, key, msg, len);
@@ -67,5 +67,6 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		FUZZ_FAIL("%s: poly1305 of %zu bytes in %u pieces differs",
 			  level, len, nsplits);
 	free(msg);
+	fuzz_check_clean(level);
 	return 0;
 }

@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	fuzz_bytes(&in, point, sizeof(point));
 
 	memset(out_o, 0, sizeof(out_o));
-	ok_z = curve25519(out_z, scalar, point);
+	ok_z = zinc_curve25519(out_z, scalar, point);
 	ok_o = openssl_x25519(out_o, scalar, point);
 	if (ok_z != ok_o || (ok_z && memcmp(out_z, out_o, 32)))
 		FUZZ_FAIL("%s: x25519 differs (zinc %d, openssl %d)", level,
@@ -68,10 +68,11 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	if (!ok_z && memcmp(out_z, zero, 32))
 		FUZZ_FAIL("%s: x25519 refused a nonzero result", level);
 
-	ok_z = curve25519_generate_public(out_z, scalar);
+	ok_z = zinc_curve25519_generate_public(out_z, scalar);
 	openssl_public(out_o, scalar);
 	if (!memcmp(scalar, zero, 32) ? ok_z :
 	    !ok_z || memcmp(out_z, out_o, 32))
 		FUZZ_FAIL("%s: public key differs (zinc %d)", level, ok_z);
+	fuzz_check_clean(level);
 	return 0;
 }

@@ -5,15 +5,20 @@
  * header they include is a stub that includes this file.
  *
  * What differs from the kernel, on purpose:
- * - SIMD is always usable: kernel_fpu_begin()/end() only check that they
- *   pair up (a nested begin or an unbalanced end is a WARN), since the
- *   kernel of userspace saves the vector registers itself.
+ * - SIMD is usable outside a kernel_fpu section and, as in the kernel, not
+ *   inside one (may_use_simd() is false while it is held);
+ *   kernel_fpu_begin()/end() only check that they pair up (a nested begin
+ *   or an unbalanced end is a WARN), since userspace saves the vector
+ *   registers itself.
  * - need_resched() is true every other call, so that simd_relax() really
  *   puts and gets the context between pages and packets.
  * - CPU features come from cpuid and xgetbv, minus those named in the
  *   environment variable ZINC_NATIVE_CPU_OFF (or set with zn_cpu_mask()),
  *   so that one binary can run every implementation the host has.
  * - A WARN prints and is counted (zn_warnings); the test driver fails on it.
+ * - Static keys are plain flags that zn_static_keys_reset() turns off
+ *   again, so that the glue's module_init can pick again under another
+ *   CPU feature mask.
  */
 #ifndef _ZN_KERNEL_H
 #define _ZN_KERNEL_H
@@ -66,11 +71,35 @@ typedef unsigned int gfp_t;
 #define __initdata
 #define __initconst
 #define __ro_after_init
+#define __read_mostly
 #define asmlinkage
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define barrier()	__asm__ __volatile__("" : : : "memory")
 #define barrier_data(p)	__asm__ __volatile__("" : : "r"(p) : "memory")
+#define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+
+/* Atomics: what ZINC_DEBUG's counters use. */
+typedef struct {
+	int counter;
+} atomic_t;
+#define ATOMIC_INIT(i)	{ (i) }
+
+static inline int atomic_read(const atomic_t *v)
+{
+	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_inc(atomic_t *v)
+{
+	__atomic_fetch_add(&v->counter, 1, __ATOMIC_RELAXED);
+}
+
+static inline void atomic_dec(atomic_t *v)
+{
+	__atomic_fetch_sub(&v->counter, 1, __ATOMIC_RELAXED);
+}
 
 /* IS_ENABLED(), as in <linux/kconfig.h>: 1 if CONFIG_FOO is defined to 1. */
 #define __ZN_ARG_PLACEHOLDER_1 0,
@@ -163,6 +192,7 @@ static inline void put_unaligned_le64(u64 v, void *p)
 extern unsigned long zn_warnings;
 void zn_printk(const char *level, const char *fmt, ...)
 	__attribute__((__format__(__printf__, 2, 3)));
+/* Counts a WARN and prints where it is (and what, unless @cond is NULL). */
 void zn_warn(const char *file, int line, const char *cond);
 
 #ifndef pr_fmt
@@ -180,6 +210,24 @@ void zn_warn(const char *file, int line, const char *cond);
 	__zn_c;								\
 })
 #define WARN_ON_ONCE(cond) WARN_ON(cond)
+#define WARN(cond, fmt, ...) ({						\
+	bool __zn_c = !!(cond);						\
+	if (unlikely(__zn_c)) {						\
+		zn_printk("warn", fmt, ##__VA_ARGS__);			\
+		zn_warn(__FILE__, __LINE__, NULL);			\
+	}								\
+	__zn_c;								\
+})
+/* As the kernel's: printed and counted the first time only. */
+#define WARN_ONCE(cond, fmt, ...) ({					\
+	static bool __zn_warned;					\
+	bool __zn_c = !!(cond);						\
+	if (unlikely(__zn_c) && !__zn_warned) {				\
+		__zn_warned = true;					\
+		WARN(1, fmt, ##__VA_ARGS__);				\
+	}								\
+	__zn_c;								\
+})
 #define BUG_ON(cond) do { if (unlikely(cond)) abort(); } while (0)
 #define BUILD_BUG_ON(cond) \
 	do { _Static_assert(!(cond), "BUILD_BUG_ON(" #cond ")"); } while (0)
@@ -196,6 +244,11 @@ void zn_warn(const char *file, int line, const char *cond);
 #define THIS_MODULE		((void *)0)
 #define module_param(name, type, perm) \
 	extern int zn_module_info
+#define module_param_named(name, var, type, perm) \
+	extern int zn_module_info
+#define MODULE_PARM_DESC(name, desc) \
+	extern int zn_module_info
+#define MODULE_PARAM_PREFIX	""
 #define module_init(fn)							\
 	int __ZN_NAME(zn_init_, ZINC_NATIVE_UNIT)(void);		\
 	int __ZN_NAME(zn_init_, ZINC_NATIVE_UNIT)(void) { return fn(); } \
@@ -322,6 +375,8 @@ bool zn_cpu_has(enum zn_cpu_feature f);
 unsigned long zn_cpu_present(void);
 /* Features turned off for the code under test; returns the old mask. */
 unsigned long zn_cpu_mask(unsigned long off);
+/* What the code under test sees: zn_cpu_present() minus the mask. */
+unsigned long zn_cpu_features(void);
 int zn_cpu_has_xfeatures(u64 mask);
 
 #define boot_cpu_has(f)			zn_cpu_has(f)
@@ -336,20 +391,29 @@ const struct cpuinfo_x86 *zn_boot_cpu_data(void);
 #define INTEL_FAM6_SKYLAKE_X 0x55
 
 /*
- * SIMD: usable in userspace; the begin/end pairing is checked.  The
- * benchmark turns zn_simd_usable off to time lib/crypto's non-SIMD paths.
+ * SIMD: usable in userspace, except inside a kernel_fpu section, as in the
+ * kernel (so that simd_held() sees the real state); the begin/end pairing
+ * is checked.  The benchmark turns zn_simd_usable off to time lib/crypto's
+ * non-SIMD paths.
  */
 void kernel_fpu_begin(void);
 void kernel_fpu_end(void);
+/* How many kernel_fpu sections are open: 0, or 1 (a nested one WARNs). */
+int zn_fpu_depth(void);
 extern bool zn_simd_usable;
 static inline bool may_use_simd(void)
 {
-	return zn_simd_usable;
+	return zn_simd_usable && !zn_fpu_depth();
 }
 
 static inline bool crypto_simd_usable(void)
 {
-	return zn_simd_usable;
+	return may_use_simd();
+}
+
+static inline bool irq_fpu_usable(void)
+{
+	return may_use_simd();
 }
 
 bool need_resched(void);
@@ -362,11 +426,24 @@ struct crypto_alg {
 	void *cra_module;
 };
 
-/* Static keys, as plain flags. */
+/*
+ * Static keys, as plain flags.  Each key registers itself before main()
+ * (the glue's keys are file-static), so that zn_static_keys_reset() can
+ * turn them all off again: the kernel's are only ever enabled, once.
+ */
 struct static_key_false {
 	bool enabled;
 };
-#define DEFINE_STATIC_KEY_FALSE(name) struct static_key_false name = { false }
+void zn_static_key_register(struct static_key_false *key);
+void zn_static_keys_reset(void);
+#define DEFINE_STATIC_KEY_FALSE(name)					\
+	struct static_key_false name = { false };			\
+	static void __attribute__((__constructor__))			\
+	__zn_static_key_register_##name(void)				\
+	{								\
+		zn_static_key_register(&name);				\
+	}								\
+	extern int zn_module_info
 #define static_branch_likely(k)		((k)->enabled)
 #define static_branch_unlikely(k)	((k)->enabled)
 #define static_branch_enable(k)		((k)->enabled = true)
