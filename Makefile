@@ -45,6 +45,9 @@ else
 Q := @
 endif
 
+# A bare 'make' is the README's main job.
+.DEFAULT_GOAL := all
+
 .PHONY: all deps kernel image tunnel test test-debug interop help clean distclean \
 	check-arch x86-only bench bench-compare
 
