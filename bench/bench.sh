@@ -230,9 +230,17 @@ why_died() {
 # boot (or pair) into the TSV files; a test the guest did not measure is
 # recorded with its reason.
 collect() {
-	local mode=$1 side=$2 rep=$3 order=$4 run=$5 rrun=${6:-} t line err c
+	local mode=$1 side=$2 rep=$3 order=$4 run=$5 rrun=${6:-} t line err c r sick=
+	# A number from a kernel that logged trouble (init's health check) is
+	# not a measurement of that kernel.
+	for r in "$run" $rrun; do
+		if grep -q '^# wgt-health: FAIL' "$out/$r.out"; then
+			sick="kernel unhealthy in $r: $(grep -m 1 '^#   ' "$out/$r.out" | cut -c 1-160 || true)"
+		fi
+	done
 	for t in $(echo "$tests" | tr ':' ' '); do
 		line=$(grep "^bench $t " "$out/$run.out" | tail -n 1 || true)
+		[ -z "$sick" ] || line="bench $t error $sick"
 		case "$line" in
 		*" mbit="*)
 			echo "$line" | awk -v m="$mode" -v s="$side" -v r="$rep" -v o="$order" -v b="$run" -v t="$t" '{

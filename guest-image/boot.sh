@@ -106,7 +106,10 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 seed=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+# A WARN, an oops, a soft lockup (60 s: watchdog_thresh=30 fits TCG) or an
+# RCU stall ends the guest at once (kernel/config/health.config).
 cmdline="console=$console_dev panic_on_warn=1 panic=-1 oops=panic init=/init"
+cmdline="$cmdline watchdog_thresh=30 sysctl.kernel.panic_on_rcu_stall=1"
 cmdline="$cmdline wgt_entry=$entry wgt_seed=$seed"
 [ -z "$args" ] || cmdline="$cmdline wgt_args=$args"
 [ -z "$append" ] || cmdline="$cmdline $append"

@@ -14,6 +14,17 @@
  *
  * Kernel command-line words of the form name=value reach us as environment
  * variables: wgt_entry, wgt_seed (hex bytes fed to the RNG), wgt_args.
+ *
+ * Kernel health: once the entry is done, init reads the whole kernel log and
+ * the taint flags and reports "# wgt-health: ok" or "# wgt-health: FAIL"
+ * (with the offending log lines) on the port, before the exit status.  The
+ * same check is a command for the entries, run after each case:
+ *
+ *	/init health [MARK [TAINT]]
+ *
+ * looks at the log after the last line containing MARK (all of it if MARK
+ * is empty or gone from the ring buffer) and at taint bits beyond TAINT
+ * (default 0); prints what it found as "# " lines and exits 1 on anything.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -28,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
@@ -164,6 +176,134 @@ static int open_verdict_port(void)
 	return fd;
 }
 
+/*
+ * What a healthy kernel never logs: WARNINGs and BUGs (lockdep's reports
+ * and the list, refcount and FPU checks print as WARNING), oopses,
+ * atomic-context violations, netdevice reference leaks, RCU stalls, hung
+ * tasks, lockups, and the KASAN, UBSAN and kmemleak reports.  Entries
+ * marked 's' must start the message (after the timestamp, if any): that is
+ * where WARN(), BUG() and lockdep put them, while a subsystem's own
+ * "...: WARNING: see ..." notice, or a "DEBUG:", is not a report.
+ */
+static const char *const health_patterns[] = {
+	"sBUG:", "sWARNING:", "sUBSAN:", "sKASAN:", "-Oops", "-general protection fault",
+	"-Kernel panic", "-kernel BUG at", "-cut here ]", "-possible circular locking",
+	"-possible recursive locking", "-inconsistent lock state",
+	"-sleeping function called from invalid context",
+	"-scheduling while atomic", "-unregister_netdevice: waiting for",
+	"-rcu: INFO:", "-detected stall", "-blocked for more than",
+	"-soft lockup", "-hard LOCKUP", "-new suspected memory leak",
+	"-list_add corruption", "-list_del corruption", "-refcount_t: ",
+};
+
+static bool health_line_bad(const char *line, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(health_patterns) / sizeof(health_patterns[0]); i++) {
+		const char *pat = health_patterns[i] + 1;
+		size_t plen = strlen(pat);
+		const char *p = line;
+
+		while (p + plen <= line + len) {
+			p = memmem(p, line + len - p, pat, plen);
+			if (!p)
+				break;
+			if (health_patterns[i][0] != 's' || p == line ||
+			    (p >= line + 2 && p[-1] == ' ' && p[-2] == ']'))
+				return true;
+			p++;
+		}
+	}
+	return false;
+}
+
+/* The taint flags as the kernel names them, bits 0 to 18. */
+static void taint_letters(unsigned long t, char *buf, size_t size)
+{
+	static const char flags[] = "PFSRMBUDAWCIOELKXTN";
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(flags) - 1 && n + 1 < size; i++)
+		if (t & (1UL << i))
+			buf[n++] = flags[i];
+	buf[n] = '\0';
+}
+
+/*
+ * health_check: the kernel log after the last line holding MARK (or all of
+ * it), and the taint flags beyond TAINT.  Findings go to fd as "# " lines.
+ * Returns true when the kernel is healthy.
+ */
+static bool health_check(int fd, const char *mark, unsigned long taint_before)
+{
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char line[600], letters[32];
+	const char *from, *p, *end;
+	int bad = 0, quoted = 0, tail = 0, len;
+	unsigned long taint = 0;
+	char *log;
+	FILE *f;
+
+	if (size <= 0)
+		size = 1 << 20;
+	log = malloc(size + 1);
+	if (!log) {
+		dprintf(fd, "# health: out of memory for the kernel log\n");
+		return false;
+	}
+	len = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size);
+	if (len < 0) {
+		dprintf(fd, "# health: cannot read the kernel log: %s\n", strerror(errno));
+		free(log);
+		return false;
+	}
+	log[len] = '\0';
+	from = log;
+	if (mark && *mark) {
+		const char *m = NULL;
+
+		for (p = log; (p = strstr(p, mark)); p++)
+			m = p;
+		if (m)
+			from = m;
+		else
+			dprintf(fd, "# health: mark '%s' left the ring buffer; checking all of it\n", mark);
+	}
+	for (p = from; p < log + len; p = end + 1) {
+		end = memchr(p, '\n', log + len - p);
+		if (!end)
+			end = log + len;
+		if (health_line_bad(p, end - p)) {
+			if (!bad++)
+				dprintf(fd, "# health: the kernel logged trouble%s:\n",
+					from == log ? " since boot" : " during the case");
+			tail = 12;
+		}
+		if (tail > 0 && quoted < 80) {
+			tail--;
+			quoted++;
+			dprintf(fd, "#   %.*s\n", (int)(end - p), p);
+		}
+	}
+	free(log);
+
+	f = fopen("/proc/sys/kernel/tainted", "r");
+	if (!f || fscanf(f, "%lu", &taint) != 1) {
+		dprintf(fd, "# health: cannot read /proc/sys/kernel/tainted\n");
+		bad++;
+	} else if (taint & ~taint_before) {
+		taint_letters(taint & ~taint_before, letters, sizeof(letters));
+		snprintf(line, sizeof(line), "# health: kernel taint %lu -> %lu (new: %s)\n",
+			 taint_before, taint, letters);
+		dprintf(fd, "%s", line);
+		bad++;
+	}
+	if (f)
+		fclose(f);
+	return !bad;
+}
+
 static int run_entry(const char *entry, int verdict_fd)
 {
 	char path[256], buf[4096];
@@ -243,11 +383,20 @@ static int run_entry(const char *entry, int verdict_fd)
 	return WEXITSTATUS(status);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const char *entry = getenv("wgt_entry");
 	int verdict_fd, ret;
 	char line[64];
+	bool healthy;
+
+	if (getpid() != 1) {
+		if (argc >= 2 && !strcmp(argv[1], "health") && argc <= 4)
+			return health_check(1, argc > 2 ? argv[2] : NULL,
+					    argc > 3 ? strtoul(argv[3], NULL, 0) : 0) ? 0 : 1;
+		fprintf(stderr, "usage: %s health [MARK [TAINT]]\n", argv[0]);
+		return 2;
+	}
 
 	mount_fs("devtmpfs", "/dev", "devtmpfs", "mode=0755");
 	/*
@@ -282,6 +431,14 @@ int main(void)
 	} else {
 		ret = run_entry(entry, verdict_fd);
 	}
+	/*
+	 * After the entry: the whole log since boot.  Written to the port
+	 * only (the console carries the kernel log itself).
+	 */
+	healthy = health_check(verdict_fd, NULL, 0);
+	snprintf(line, sizeof(line), "# wgt-health: %s\n", healthy ? "ok" : "FAIL");
+	out(console_fd, line, strlen(line));
+	out(verdict_fd, line, strlen(line));
 	snprintf(line, sizeof(line), "# wgt-exit: %d\n", ret);
 	out(console_fd, line, strlen(line));
 	out(verdict_fd, line, strlen(line));

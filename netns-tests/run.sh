@@ -40,6 +40,17 @@ prog=netns-tests/run.sh
 die() { echo "$prog: $*" >&2; exit 1; }
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# --check: only validate the SUITE:FLAVOR words and the knobs (CASES,
+# INTEROP_GO_KERNEL, ACCEL), with no kernel or image needed: make runs it
+# before any build.  A bad word or knob is one line and exit 2.
+check_only=0
+if [ "${1:-}" = --check ]; then
+	check_only=1
+	shift
+fi
+bad() { echo "$prog: $*" >&2; exit 2; }
+known_flavors=$("$top/kernel/build.sh" --flavors)
+is_flavor() { case " $known_flavors " in *" $1 "*) return 0 ;; esac; return 1; }
 # boot.sh stops its guest when this process is gone (killed outright, its
 # pair boots' subshells would keep the guests running to the timeout).
 export WGT_OWNER=$$
@@ -66,8 +77,15 @@ label() {
 	if [ "$arch" = x86_64 ]; then echo "$1"; else echo "$1-$arch"; fi
 }
 entries=$top/guest-image/entry
-[ $# -gt 0 ] || die "usage: $prog SUITE:FLAVOR... (e.g. netns:stock)"
-if [ "$arch" = x86_64 ]; then
+[ $# -gt 0 ] || bad "usage: $prog [--check] SUITE:FLAVOR... (e.g. netns:stock)"
+case "${ACCEL:-}" in
+'' | tcg) ;;
+kvm) [ -r /dev/kvm ] && [ -w /dev/kvm ] || bad "ACCEL=kvm, but /dev/kvm is missing or not usable by $(id -un)" ;;
+*) bad "ACCEL must be kvm or tcg (or unset: probe), not '$ACCEL'" ;;
+esac
+if [ $check_only = 1 ]; then
+	:
+elif [ "$arch" = x86_64 ]; then
 	[ -r "$initrd" ] || die "no initramfs at $initrd: run 'make image' first"
 else
 	[ -r "$initrd" ] || die "no initramfs at $initrd: run 'make image ARCH=$arch' first"
@@ -104,13 +122,50 @@ cases_of() {
 			header_cases "$entries/interop" cases-responder | sed 's/^/responder: /'
 		fi
 		;;
-	*) die "unknown suite '$1' (netns, zinc-selftest, zinc-selftest-relax, two-guest, interop)" ;;
+	*) bad "unknown suite '$1' (netns, zinc-selftest, zinc-selftest-relax, two-guest, interop)" ;;
 	esac
+	# Each guest's own case (guest_case).
+	case "$1" in
+	two-guest) printf '%s\n' "initiator: $GUEST_CASE" "responder: $GUEST_CASE" ;;
+	interop)
+		echo "$GUEST_CASE"
+		if interop_two_guests "${2%%+*}" "${2#*+}"; then
+			echo "responder: $GUEST_CASE"
+		fi
+		;;
+	*) echo "$GUEST_CASE" ;;
+	esac
+}
+
+# guest_case RUN BOOT_RC: every guest's last case, appended to its KTAP.  It
+# passes when init's check after the entry found the kernel log clean and
+# no taint since boot (# wgt-health: ok), and the guest then shut down: the
+# kernel reached its restart.  A guest that hangs or oopses in teardown, or
+# whose kernel complained between cases, fails it.
+GUEST_CASE="guest: kernel healthy, clean shutdown"
+guest_case() {
+	local run=$1 rc=$2 k=$outdir/$1.ktap console=$RESULTS_DIR/$1/console.log why=
+	if [ "$rc" -ge 124 ]; then
+		why="the guest died (boot.sh exit $rc)"
+	elif grep -qx '# wgt-health: FAIL' "$k"; then
+		why="the kernel log or taint flags show trouble (above)"
+	elif ! grep -qx '# wgt-health: ok' "$k"; then
+		why="init did not report the kernel's health"
+	elif ! grep -q 'reboot: Restarting system' "$console" 2> /dev/null; then
+		why="the guest did not restart cleanly after its last case ($console)"
+	fi
+	if [ -z "$why" ]; then
+		echo "ok 0 $GUEST_CASE" >> "$k"
+	else
+		printf '# %s\nnot ok 0 %s\n' "$why" "$GUEST_CASE" >> "$k"
+	fi
 }
 
 # interop_two_guests I R: the cell needs a guest each (two kernel flavors).
 interop_two_guests() { [ "$1" != go ] && [ "$2" != go ] && [ "$1" != "$2" ]; }
 INTEROP_GO_KERNEL=${INTEROP_GO_KERNEL:-zinc}
+is_flavor "$INTEROP_GO_KERNEL" ||
+	bad "INTEROP_GO_KERNEL='$INTEROP_GO_KERNEL' is not a flavor ($known_flavors)"
 
 need_kernel() {
 	local dir
@@ -127,25 +182,40 @@ need_kernel() {
 total=0
 for sf in "$@"; do
 	suite=${sf%%:*} flavors=${sf#*:}
-	[ "$suite" != "$sf" ] || die "'$sf' is not SUITE:FLAVOR"
+	[ "$suite" != "$sf" ] || bad "'$sf' is not SUITE:FLAVOR"
 	[ "$arch" = x86_64 ] || [ "${suite%-relax}" = zinc-selftest ] ||
-		die "suite '$suite' runs on x86_64 only (ARCH=$arch guests carry only zinc-selftest)"
-	if [ "$suite" = interop ]; then
-		case "$flavors" in
-		*+*) ;;
-		*) die "'$sf': interop cells are interop:INITIATOR+RESPONDER" ;;
-		esac
-		flavors=$(echo "$flavors" | sed "s/^go+go\$/$INTEROP_GO_KERNEL/; s/+go\$//; s/^go+//")
+		bad "suite '$suite' runs on x86_64 only (ARCH=$arch guests carry only zinc-selftest)"
+	case "$suite:$flavors" in
+	*:*+*+* | *:+* | *:*+) bad "'$sf': one flavor, or two joined by one '+'" ;;
+	interop:*+* | two-guest:*) ;;
+	interop:*) bad "'$sf': interop cells are interop:INITIATOR+RESPONDER" ;;
+	*:*+*) bad "'$sf': suite '$suite' boots one flavor" ;;
+	esac
+	kernels=
+	for f in $(echo "$flavors" | tr '+' ' '); do
+		if [ "$suite" = interop ] && [ "$f" = go ]; then
+			continue
+		fi
+		is_flavor "$f" || bad "'$sf': unknown flavor '$f' (flavors: $known_flavors; interop also takes go)"
+		kernels="$kernels $f"
+	done
+	[ "$suite:$flavors" != interop:go+go ] || kernels=$INTEROP_GO_KERNEL
+	if [ $check_only = 0 ]; then
+		for f in $kernels; do need_kernel "$f"; done
 	fi
-	for f in $(echo "$flavors" | tr '+' ' '); do need_kernel "$f"; done
 	if [ "$suite" = netns ] && [ -n "${CASES:-}" ]; then
 		for c in $(echo "$CASES" | tr , " "); do
+			case "$c" in
+			*[!a-z0-9-]*) bad "CASES names '$c', which is not a case name" ;;
+			esac
 			[ -r "$top/netns-tests/cases/$c.sh" ] ||
-				die "CASES names '$c', which is not a file in netns-tests/cases"
+				bad "CASES names '$c', which is not a file in netns-tests/cases"
 		done
 	fi
 	total=$((total + $(cases_of "$suite" "${sf#*:}" | wc -l)))
 done
+
+[ $check_only = 0 ] || exit 0
 
 stamp=$(date +%Y%m%d-%H%M%S)
 outdir=$RESULTS_DIR/test-$stamp
@@ -204,6 +274,29 @@ collect() {
 	done <<< "$expected"
 }
 
+# guest_timeout SUITE: how long a guest of SUITE may run.  A netns guest
+# gets the sum of its cases' own timeouts (each "# timeout: N", default
+# 120, plus the 10 s the entry gives a case to die after TERM), stretched
+# by TIMEOUT_SCALE, plus 300 s for boot and the checks around the cases:
+# the guest is never killed while its cases are within their limits.
+# Other guests: 1200 s, stretched the same way.  SUITE_TIMEOUT overrides
+# both.
+guest_timeout() {
+	local c t sum=0
+	if [ -n "${SUITE_TIMEOUT:-}" ]; then
+		echo "$SUITE_TIMEOUT"
+	elif [ "$1" = netns ]; then
+		for c in $(cases_of netns x); do
+			[ -r "$top/netns-tests/cases/$c.sh" ] || continue
+			t=$(sed -n 's/^# timeout: \([0-9]*\)$/\1/p' "$top/netns-tests/cases/$c.sh")
+			sum=$((sum + ${t:-120} + 10))
+		done
+		echo $((sum * ${TIMEOUT_SCALE:-1} + 300))
+	else
+		echo $((1200 * ${TIMEOUT_SCALE:-1}))
+	fi
+}
+
 # boot RUN FLAVOR ENTRY [boot.sh args]: boot one guest, its KTAP into
 # $outdir/RUN.ktap; sets boot_rc.
 boot() {
@@ -215,7 +308,7 @@ boot() {
 	"$top/guest-image/boot.sh" --kernel "$(kernel_dir "$flavor")/$kimage" \
 		--initrd "$initrd" --entry "$entry" --name "$run" \
 		--append "wgt_flavor=$flavor${TIMEOUT_SCALE:+ wgt_timeout_scale=$TIMEOUT_SCALE}${boot_append:+ $boot_append}" --arch "$arch" \
-		--timeout "${SUITE_TIMEOUT:-1200}" "$@" > "$outdir/$run.ktap" ||
+		--timeout "$(guest_timeout "$entry")" "$@" > "$outdir/$run.ktap" ||
 		boot_rc=$?
 }
 died_msg() {
@@ -267,6 +360,8 @@ run_two_guest() {
 	boot_pair two-guest "$run_a" "$a" "initiator,$priv_a,$pub_b" \
 		"$run_b" "$b" "responder,$priv_b,$pub_a"
 	local prefix="$a+$b: two-guest:"
+	guest_case "$run_a" "$rc_i"
+	guest_case "$run_b" "$rc_r"
 	collect "$outdir/$run_a.ktap" "$prefix initiator ($a): " \
 		"$(header_cases "$entries/two-guest" cases-initiator)" "$(died_msg $rc_i "$run_a")"
 	collect "$outdir/$run_b.ktap" "$prefix responder ($b): " \
@@ -284,6 +379,8 @@ run_interop() {
 		run=interop-$a-initiator-$stamp
 		run_b=interop-$b-responder-$stamp
 		boot_pair interop "$run" "$a" "initiator,$ia,$ib" "$run_b" "$b" "responder,$ib"
+		guest_case "$run" "$rc_i"
+		guest_case "$run_b" "$rc_r"
 		collect "$outdir/$run.ktap" "$prefix" "$(header_cases "$entries/interop" cases)" \
 			"$(died_msg $rc_i "$run")"
 		collect "$outdir/$run_b.ktap" "${prefix}responder: " \
@@ -294,6 +391,7 @@ run_interop() {
 		[ "$host" != go ] || host=$INTEROP_GO_KERNEL
 		run=interop-$a-$b-$stamp
 		boot "$run" "$host" interop --args "local,$ia,$ib"
+		guest_case "$run" "$boot_rc"
 		collect "$outdir/$run.ktap" "$prefix" "$(header_cases "$entries/interop" cases)" \
 			"$(died_msg $boot_rc "$run")"
 	fi
@@ -346,6 +444,7 @@ for sf in "$@"; do
 		fi
 		boot "$run" "$flavor" "$entry" "${args[@]}"
 		boot_append=
+		guest_case "$run" "$boot_rc"
 		collect "$outdir/$run.ktap" "$(label "$flavor"): $suite: " "$(cases_of "$suite" "$flavor")" \
 			"$(died_msg $boot_rc "$run")"
 		;;
