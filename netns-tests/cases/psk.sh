@@ -58,4 +58,9 @@ pass "preshared keys cleared: (none) shown, handshake without one"
 
 fresh_peers /dev/null "$f1"
 no_ping a -c 2 -i 0.5 -W 2 192.168.241.2
-pass "a preshared key on one side only: no handshake"
+has_handshake a wg0 "$PUB_B" && fail "a completed a handshake with a preshared key on b's side only"
+set -- $(transfer b wg0 "$PUB_A")
+[ "$1" -gt 0 ] || fail "b never received a's initiation"
+set -- $(transfer a wg0 "$PUB_B")
+[ "$1" = 0 ] || fail "a accepted $1 bytes from b with a preshared key on b's side only"
+pass "a preshared key on one side only: b answers, a rejects the response, no handshake"
