@@ -12,7 +12,7 @@ override ARCH := $(patsubst x86,x86_64,$(ARCH))
 
 export BUILD_DIR JOBS V CASES ACCEL ARCH
 
-FLAVORS  := stock zinc zinc-debug
+FLAVORS  := $(shell kernel/build.sh --flavors)
 ARCHES   := x86_64 arm64 arm
 ifeq ($(ARCH),x86_64)
 INITRD   := $(BUILD_DIR)/initramfs.cpio.gz
@@ -48,7 +48,7 @@ endif
 # A bare 'make' is the README's main job.
 .DEFAULT_GOAL := all
 
-.PHONY: all deps kernel image tunnel test test-debug interop help clean distclean \
+.PHONY: all knobs deps kernel image tunnel test test-debug interop soak help clean distclean \
 	check-arch x86-only bench bench-compare
 
 check-arch:
@@ -61,7 +61,29 @@ x86-only: check-arch
 
 all: deps kernel image tunnel
 
-deps:
+# Every knob a target uses is checked before anything is installed, built
+# or booted: one line and exit 2 for a bad FLAVOR, ARCH, suite word, case
+# name, INTEROP_GO_KERNEL or ACCEL.  KNOB_SUITES is the target's suites.
+test soak: KNOB_SUITES = $(TEST_SUITES)
+interop: KNOB_SUITES = $(INTEROP_CELLS)
+test-debug: KNOB_SUITES = $(DEBUG_SUITES)
+knobs: check-arch
+	$(Q)case " $(FLAVORS) " in *" $(FLAVOR) "*) ;; \
+		*) echo "make: unknown FLAVOR '$(FLAVOR)' ($(FLAVORS))" >&2; exit 2;; esac
+	$(Q)$(if $(KNOB_SUITES),netns-tests/run.sh --check $(KNOB_SUITES))
+	$(Q)case '$(BUILD_DIR)' in ''|/|*[[:space:]]*) \
+		echo "make: BUILD_DIR='$(BUILD_DIR)' is not a usable build folder" >&2; exit 2;; esac; \
+	if [ ! -e '$(BUILD_DIR)/$(BUILD_MARK)' ]; then \
+		if [ -d '$(BUILD_DIR)' ] && [ -n "$$(ls -A '$(BUILD_DIR)')" ] && \
+		   [ ! -d '$(BUILD_DIR)/kernel' ] && [ ! -d '$(BUILD_DIR)/results' ]; then \
+			echo "make: BUILD_DIR=$(BUILD_DIR) holds files the harness did not make; choose an empty or new folder" >&2; exit 2; \
+		fi; \
+		mkdir -p '$(BUILD_DIR)' && touch '$(BUILD_DIR)/$(BUILD_MARK)'; \
+	fi
+
+# Installs before builds, also under make -j: every target that builds or
+# boots depends on deps, and deps on knobs.
+deps: knobs
 	$(Q)missing=; \
 	for p in $(PACKAGES); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
@@ -79,12 +101,10 @@ deps:
 		--no-install-recommends $$missing >/dev/null || \
 		{ echo "make: apt-get install$$missing failed" >&2; exit 1; }
 
-kernel: check-arch
-	$(Q)case " $(FLAVORS) " in *" $(FLAVOR) "*) ;; \
-		*) echo "make: unknown FLAVOR '$(FLAVOR)' ($(FLAVORS))" >&2; exit 1;; esac
+kernel: deps
 	$(Q)kernel/build.sh $(FLAVOR)
 
-image: check-arch
+image: deps
 ifeq ($(ARCH),x86_64)
 	$(Q)guest-image/mkinitramfs.sh $(INITRD)
 else
@@ -133,6 +153,13 @@ test: deps image
 	$(Q)native=0; $(NATIVE_CHECK) || native=1; \
 		netns-tests/run.sh $(TEST_SUITES) && exit $$native
 
+# The suites REPEAT times, then each case's pass rate (netns-tests/soak.sh).
+REPEAT ?= 10
+soak: deps image
+	$(Q)case "$(REPEAT)" in ''|*[!0-9]*|0) echo "make: REPEAT must be a number of runs, at least 1 (got '$(REPEAT)')" >&2; exit 2;; esac
+	$(Q)for f in $(TEST_FLAVORS); do kernel/build.sh $$f || exit 1; done
+	$(Q)netns-tests/soak.sh $(REPEAT) $(TEST_SUITES)
+
 # The whole suite on the debug flavor (KASAN, lockdep, kmemleak): too slow
 # for CI's budget, so not part of 'make test'.
 # KASAN and lockdep under TCG run several times slower: case timeouts and
@@ -147,7 +174,7 @@ interop: x86-only deps image
 
 test-debug: x86-only deps image
 	$(Q)kernel/build.sh zinc-debug
-	$(Q)SUITE_TIMEOUT=7200 TIMEOUT_SCALE=$(DEBUG_TIMEOUT_SCALE) netns-tests/run.sh $(DEBUG_SUITES)
+	$(Q)TIMEOUT_SCALE=$(DEBUG_TIMEOUT_SCALE) netns-tests/run.sh $(DEBUG_SUITES)
 
 # Throughput of a candidate kernel (CAND, default zinc) against a baseline
 # (BASE, default stock), A/B interleaved, plus Zinc's in-kernel crypto
@@ -193,6 +220,8 @@ help:
 	@echo "  make bench-compare BASELINE=results.json [NEW=results.json]"
 	@echo "                  a new (or the NEW) bench run judged against a stored one;"
 	@echo "                  exits non-zero when a throughput regressed beyond the noise"
+	@echo "  make soak [REPEAT=10]"
+	@echo "                  TEST_SUITES REPEAT times, then every case's pass rate"
 	@echo "  make test-debug the suite on the zinc-debug flavor (KASAN, lockdep,"
 	@echo "                  kmemleak); slow, not part of make test"
 	@echo "  make test ARCH=arm64, make test ARCH=arm"
@@ -233,9 +262,19 @@ help:
 	@echo "  BENCH_TESTS=tcp-1:tcp-4:udp-64:udp-512:udp-1392   what each bench boot runs"
 	@echo "  BENCH_TOL=0.05 BENCH_ALPHA=0.01 BENCH_METRIC=paired   bench-compare's rule"
 
+# The harness marks the BUILD_DIR it creates (knobs); clean and distclean
+# remove nothing from a folder without that mark.
+BUILD_MARK := .wgt-build-dir
+owned_build_dir = case '$(BUILD_DIR)' in ''|/|//*|*[[:space:]]*) \
+		echo "make: refusing to clean BUILD_DIR='$(BUILD_DIR)'" >&2; exit 2;; esac; \
+	[ ! -e '$(BUILD_DIR)' ] || [ -e '$(BUILD_DIR)/$(BUILD_MARK)' ] || \
+		{ echo "make: $(BUILD_DIR) was not made by this harness (no $(BUILD_MARK)); not removing anything" >&2; exit 2; }
+
 clean:
-	rm -rf $(BUILD_DIR)/results $(BUILD_DIR)/initramfs*.cpio.gz \
-		$(BUILD_DIR)/initramfs*.cpio.gz.key $(BUILD_DIR)/accel
+	$(Q)$(owned_build_dir)
+	rm -rf '$(BUILD_DIR)/results' '$(BUILD_DIR)/accel' '$(BUILD_DIR)'/initramfs*.cpio.gz \
+		'$(BUILD_DIR)'/initramfs*.cpio.gz.key
 
 distclean:
-	rm -rf $(BUILD_DIR)
+	$(Q)$(owned_build_dir)
+	rm -rf '$(BUILD_DIR)'

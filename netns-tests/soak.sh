@@ -1,0 +1,69 @@
+#!/bin/bash
+# Run the same suites N times and report each case's pass rate: the way to
+# show a suite has no flakes (a case that fails once in ten runs is a
+# defect), and to find the ones it has.
+#
+#   netns-tests/soak.sh N SUITE:FLAVOR...      (make soak REPEAT=N)
+#
+# Each run is a plain netns-tests/run.sh with its own results folder; the
+# table (cases as rows: passes, failures, skips out of N, and the runs that
+# failed) goes to stdout and to $RESULTS_DIR/soak-TIME/table.txt.  Exits
+# non-zero when any case failed in any run.
+set -e -o pipefail
+export LC_ALL=C
+
+prog=netns-tests/soak.sh
+die() { echo "$prog: $*" >&2; exit 2; }
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+n=${1:-}
+case "$n" in
+'' | *[!0-9]* | 0) die "usage: $prog N SUITE:FLAVOR... (N: how many runs, at least 1)" ;;
+esac
+shift
+[ $# -gt 0 ] || die "usage: $prog N SUITE:FLAVOR..."
+BUILD_DIR=${BUILD_DIR:-$top/build}
+RESULTS_DIR=${RESULTS_DIR:-$BUILD_DIR/results}
+out=$(mktemp -d "$RESULTS_DIR/soak-$(date +%Y%m%d-%H%M%S)-XXXX")
+child=
+trap '[ -z "$child" ] || kill -TERM "$child" 2> /dev/null || true; exit 130' INT
+trap '[ -z "$child" ] || kill -TERM "$child" 2> /dev/null || true; exit 143' TERM
+
+start=$(date +%s)
+for i in $(seq 1 "$n"); do
+	echo "[soak] run $i of $n: $*" >&2
+	rc=0
+	RESULTS_DIR=$out/run-$i "$top/netns-tests/run.sh" "$@" > "$out/run-$i.out" 2>&1 &
+	child=$!
+	wait "$child" || rc=$?
+	child=
+	echo "[soak] run $i: $(tail -n 1 "$out/run-$i.out") (exit $rc)" >&2
+done
+
+# One row per case: the KTAP result lines of every run, numbers dropped.
+{
+	printf '%-60s %5s %5s %5s  %s\n' case pass fail skip "failed in runs"
+	for i in $(seq 1 "$n"); do
+		sed -n 's/^\(not ok\|ok\) [0-9]* \(.*\)$/\1\t\2/p' "$out/run-$i.out" |
+			sed 's/ # not run:.*//' | awk -v r="$i" -F '\t' '{ print r "\t" $0 }'
+	done | awk -F '\t' -v n="$n" '
+		{
+			c = $3; s = ""
+			if (c ~ / # SKIP/) { s = "skip"; sub(/ # SKIP.*/, "", c) }
+			sub(/ # .*/, "", c)
+			if (!(c in seen)) { seen[c] = 1; order[++k] = c }
+			if ($2 == "not ok") { fail[c]++; runs[c] = runs[c] " " $1 }
+			else if (s == "skip") skip[c]++
+			else pass[c]++
+		}
+		END {
+			for (i = 1; i <= k; i++) {
+				c = order[i]
+				printf "%-60s %5d %5d %5d %s\n", c, pass[c], fail[c], skip[c], runs[c]
+				if (fail[c]) bad++
+			}
+			printf "%d cases, %d runs, %d cases failed at least once\n", k, n, bad
+		}'
+	echo "time: $(($(date +%s) - start)) s; runs in $out"
+} | tee "$out/table.txt"
+! grep -q '^not ok' "$out"/run-*.out
