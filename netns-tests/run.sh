@@ -217,6 +217,20 @@ done
 
 [ $check_only = 0 ] || exit 0
 
+# Ctrl-C or TERM ends the whole run, not just the guest it was in: every
+# boot.sh stops its QEMU as it goes (they also watch WGT_OWNER), and
+# nothing boots after.  Exit 130 or 143.
+interrupted() {
+	trap - INT TERM
+	echo "$prog: interrupted; stopping the guests" >&2
+	# shellcheck disable=SC2046
+	kill -TERM $(jobs -p) 2> /dev/null || true
+	wait 2> /dev/null || true
+	exit "$1"
+}
+trap 'interrupted 130' INT
+trap 'interrupted 143' TERM
+
 stamp=$(date +%Y%m%d-%H%M%S)
 outdir=$RESULTS_DIR/test-$stamp
 mkdir -p "$outdir"
@@ -308,8 +322,10 @@ boot() {
 	"$top/guest-image/boot.sh" --kernel "$(kernel_dir "$flavor")/$kimage" \
 		--initrd "$initrd" --entry "$entry" --name "$run" \
 		--append "wgt_flavor=$flavor${TIMEOUT_SCALE:+ wgt_timeout_scale=$TIMEOUT_SCALE}${boot_append:+ $boot_append}" --arch "$arch" \
-		--timeout "$(guest_timeout "$entry")" "$@" > "$outdir/$run.ktap" ||
-		boot_rc=$?
+		--timeout "$(guest_timeout "$entry")" "$@" > "$outdir/$run.ktap" &
+	# In the background and waited for: a TERM to this script is then
+	# handled at once (bash runs traps only between foreground commands).
+	wait $! || boot_rc=$?
 }
 died_msg() {
 	if [ "$1" -ge 124 ]; then
