@@ -194,6 +194,7 @@ cleanup() {
 	local p
 	for p in $pids; do kill "$p" 2> /dev/null || true; done
 	for p in $pids; do wait "$p" 2> /dev/null || true; done
+	[ "$(type -t link_done)" != function ] || link_done
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -281,7 +282,7 @@ collect() {
 	fi
 }
 
-. "$top/guest-image/free-port.sh"
+. "$top/guest-image/link.sh"
 
 run_netns() { # SIDE REP ORDER
 	local run=bench-$stamp-netns-$(echo "$1" | tr A-Z a-z)-$2
@@ -290,26 +291,22 @@ run_netns() { # SIDE REP ORDER
 }
 
 run_two_guest() { # SIDE REP ORDER
-	local side=$1 rep=$2 order=$3 port priv_a priv_b pub_a pub_b pid tries
+	local side=$1 rep=$2 order=$3 priv_a priv_b pub_a pub_b pid
 	local run_a=bench-$stamp-2g-$(echo "$1" | tr A-Z a-z)-$2-initiator
 	local run_b=bench-$stamp-2g-$(echo "$1" | tr A-Z a-z)-$2-responder
 	priv_a=$(wg genkey) priv_b=$(wg genkey)
 	pub_a=$(echo "$priv_a" | wg pubkey) pub_b=$(echo "$priv_b" | wg pubkey)
-	port=$(free_port)
+	link_new
 	boot_guest "$run_b" "$side" "two-guest,responder,$priv_b,$pub_a,$secs,$tests" 1 \
-		"-netdev socket,id=link,listen=127.0.0.1:$port -device virtio-net-pci,netdev=link,mac=52:54:00:78:00:02" &
+		"$(link_netdev server 52:54:00:78:00:02)" &
 	pid=$!
 	pids="$pids $pid"
-	tries=300
-	while ! ss -Htln "sport = :$port" | grep -q .; do
-		tries=$((tries - 1))
-		{ [ $tries -gt 0 ] && kill -0 $pid 2> /dev/null; } || break
-		sleep 0.1
-	done
+	link_wait $pid
 	boot_guest "$run_a" "$side" "two-guest,initiator,$priv_a,$pub_b,$secs,$tests" 1 \
-		"-netdev socket,id=link,connect=127.0.0.1:$port -device virtio-net-pci,netdev=link,mac=52:54:00:78:00:01"
+		"$(link_netdev client 52:54:00:78:00:01)"
 	wait $pid || true
 	pids=${pids% $pid}
+	link_done
 	collect two-guest "$side" "$rep" "$order" "$run_a" "$run_b"
 }
 

@@ -40,6 +40,14 @@ key=$(
 		for f in $test_files; do echo "$f"; cat "$top/$f"; done
 	} | sha256sum | cut -c1-16
 )
+# One build at a time per output (two runs at once share it); the image is
+# replaced by a rename, so a guest booting from the old one is unharmed.
+mkdir -p "$(dirname "$output")"
+exec 9> "$output.lock"
+if ! flock -n 9; then
+	msg "another build of $output is running; waiting for it"
+	flock 9
+fi
 if [ -r "$output" ] && [ "$(cat "$output.key" 2>/dev/null)" = "$key" ]; then
 	msg "initramfs cached ($key)"
 	exit 0

@@ -113,6 +113,14 @@ key=$(
 )
 
 out=$BUILD_DIR/kernel/$outname
+# Two runs at once (one checkout, one BUILD_DIR) build a flavor once: the
+# second waits for the first, then finds its result cached.
+mkdir -p "$BUILD_DIR/kernel"
+exec 9> "$BUILD_DIR/kernel/.$outname.lock"
+if ! flock -n 9; then
+	msg "$outname: another build of it is running; waiting for it"
+	flock 9
+fi
 if [ -r "$out/$imgname" ] && [ "$(cat "$out/key" 2>/dev/null)" = "$key" ]; then
 	msg "$outname: cached ($key), not rebuilding"
 	exit 0

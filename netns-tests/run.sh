@@ -51,6 +51,7 @@ fi
 bad() { echo "$prog: $*" >&2; exit 2; }
 known_flavors=$("$top/kernel/build.sh" --flavors)
 is_flavor() { case " $known_flavors " in *" $1 "*) return 0 ;; esac; return 1; }
+. "$top/guest-image/link.sh"
 # boot.sh stops its guest when this process is gone (killed outright, its
 # pair boots' subshells would keep the guests running to the timeout).
 export WGT_OWNER=$$
@@ -226,12 +227,15 @@ interrupted() {
 	# shellcheck disable=SC2046
 	kill -TERM $(jobs -p) 2> /dev/null || true
 	wait 2> /dev/null || true
+	link_done
 	exit "$1"
 }
 trap 'interrupted 130' INT
 trap 'interrupted 143' TERM
 
-stamp=$(date +%Y%m%d-%H%M%S)
+# Unique among runs at once on this host: two runs in one second differ
+# in their pid.
+stamp=$(date +%Y%m%d-%H%M%S)-$$
 outdir=$RESULTS_DIR/test-$stamp
 mkdir -p "$outdir"
 ktap=$outdir/ktap.txt
@@ -245,7 +249,7 @@ n=0 passed=0 failed=0 skipped=0
 # the guest did not report fails with DIED as the reason.
 collect() {
 	local file=$1 prefix=$2 expected=$3 died=$4
-	local line res rest name directive diag= reported=
+	local line res rest name directive diag= reported= stray=
 	while IFS= read -r line; do
 		case "$line" in
 		'# '*)
@@ -272,6 +276,12 @@ collect() {
 			emit "$res $n $prefix$name$directive"
 			diag=
 			;;
+		'KTAP version '* | [0-9]*..[0-9]* | '') ;;
+		*)
+			# Anything else the guest printed (an entry's own error,
+			# "No space left on device") is kept as a diagnostic.
+			diag="$diag${diag:+$'\n'}# $line"
+			stray="$stray${stray:+$'\n'}# $line" ;;
 		esac
 	done < "$file"
 	[ -z "$diag" ] || emit "$diag"
@@ -284,6 +294,9 @@ collect() {
 		fi
 		n=$((n + 1))
 		failed=$((failed + 1))
+		# What the guest said besides KTAP explains the first of them.
+		[ -z "$stray" ] || emit "$stray"
+		stray=
 		emit "not ok $n $prefix$name # not run: $died"
 	done <<< "$expected"
 }
@@ -335,33 +348,26 @@ died_msg() {
 	fi
 }
 
-. "$top/guest-image/free-port.sh"
-
 # boot_pair ENTRY RUN_I FLAVOR_I ARGS_I RUN_R FLAVOR_R ARGS_R: boot an
-# initiator and a responder guest joined by a virtual link (QEMU socket
-# netdev on loopback, never a host NIC); sets rc_i and rc_r.
+# initiator and a responder guest joined by a virtual link (a unix socket
+# in a private folder, guest-image/link.sh; never a host NIC); sets rc_i
+# and rc_r.
 boot_pair() {
-	local entry=$1 run_i=$2 fl_i=$3 args_i=$4 run_r=$5 fl_r=$6 args_r=$7 port
-	port=$(free_port)
+	local entry=$1 run_i=$2 fl_i=$3 args_i=$4 run_r=$5 fl_r=$6 args_r=$7
+	link_new
 	# The responder listens; the initiator connects once the listening
 	# socket exists.
 	(boot "$run_r" "$fl_r" "$entry" --smp 1 --args "$args_r" \
-		--qemu "-netdev socket,id=link,listen=127.0.0.1:$port -device virtio-net-pci,netdev=link,mac=52:54:00:77:00:02"
+		--qemu "$(link_netdev server 52:54:00:77:00:02)"
 	 exit $boot_rc) &
 	local pid_r=$!
-	local tries=300
-	while ! ss -Htln "sport = :$port" | grep -q .; do
-		tries=$((tries - 1))
-		if [ $tries = 0 ] || ! kill -0 $pid_r 2> /dev/null; then
-			break
-		fi
-		sleep 0.1
-	done
+	link_wait $pid_r
 	boot "$run_i" "$fl_i" "$entry" --smp 1 --args "$args_i" \
-		--qemu "-netdev socket,id=link,connect=127.0.0.1:$port -device virtio-net-pci,netdev=link,mac=52:54:00:77:00:01"
+		--qemu "$(link_netdev client 52:54:00:77:00:01)"
 	rc_i=$boot_rc
 	rc_r=0
 	wait $pid_r || rc_r=$?
+	link_done
 }
 
 run_two_guest() {
