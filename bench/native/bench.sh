@@ -35,13 +35,7 @@ out=$work/bench
 res=$BUILD_DIR/results/native-bench-$(date +%Y%m%d-%H%M%S)
 mkdir -p "$work" "$res"
 
-if [ -n "${NATIVE_TREE:-}" ]; then
-	[ -d "$NATIVE_TREE/lib/zinc" ] || die "NATIVE_TREE=$NATIVE_TREE has no lib/zinc"
-	tree=$NATIVE_TREE
-else
-	"$here/tree.sh" "$work/linux"
-	tree=$work/linux
-fi
+tree=$("$here/tree.sh" "$work/linux")
 echo "[bench-native] building Zinc and lib/crypto (gcc -O2)" >&2
 "$here/build.sh" "$tree" "$out" bench >&2
 gcc $(cat "$out/cflags") -o "$out/zinc-bench" "$here/bench/bench.c" \

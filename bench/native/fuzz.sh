@@ -48,13 +48,7 @@ tmp=$(mktemp -d "$work/fuzz-run.XXXXXX")
 cleanup() { rm -rf "$tmp"; }
 trap cleanup EXIT
 
-if [ -n "${NATIVE_TREE:-}" ]; then
-	[ -d "$NATIVE_TREE/lib/zinc" ] || die "NATIVE_TREE=$NATIVE_TREE has no lib/zinc"
-	tree=$NATIVE_TREE
-else
-	"$here/tree.sh" "$work/linux"
-	tree=$work/linux
-fi
+tree=$("$here/tree.sh" "$work/linux")
 echo "[fuzz] building Zinc with libFuzzer, ASan and UBSan" >&2
 "$here/build.sh" "$tree" "$out" fuzz >&2
 for t in $targets; do

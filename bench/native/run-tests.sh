@@ -44,13 +44,7 @@ tmp=$(mktemp -d "$work/run.XXXXXX")
 cleanup() { rm -rf "$tmp"; }
 trap cleanup EXIT
 
-if [ -n "${NATIVE_TREE:-}" ]; then
-	[ -d "$NATIVE_TREE/lib/zinc" ] || die "NATIVE_TREE=$NATIVE_TREE has no lib/zinc"
-	src=$(cd "$NATIVE_TREE" && pwd)
-else
-	"$here/tree.sh" "$work/linux"
-	src=$work/linux
-fi
+src=$("$here/tree.sh" "$work/linux")
 tree=$src
 
 # break_copy: a copy of lib/zinc in $tmp/broken, the rest of the tree by links.

@@ -8,9 +8,10 @@
 # drivers/net/{Kconfig,wireguard}, arch/{x86,arm,arm64}/crypto), and applies
 # wg-patches/series with 'git am', as kernel/build.sh does for the zinc
 # flavor.  Keyed on the tarball, the patches and this script: an
-# up-to-date DIR is left alone.  (run-tests.sh, fuzz.sh and bench.sh take a
-# patched tree from NATIVE_TREE instead, when it is set.)
-# Knobs (environment): KSRC_TARBALL, PATCHES.
+# up-to-date DIR is left alone.  Prints the tree to build from: DIR, or,
+# when NATIVE_TREE is set, that patched tree instead (checked, DIR
+# untouched).  run-tests.sh, fuzz.sh and bench.sh all get their tree here.
+# Knobs (environment): KSRC_TARBALL, PATCHES, NATIVE_TREE.
 set -e -o pipefail
 export LC_ALL=C
 
@@ -20,6 +21,11 @@ die() { echo "$prog: $*" >&2; exit 1; }
 top=$(cd "$(dirname "$0")/../.." && pwd)
 dir=${1:-}
 [ -n "$dir" ] || die "usage: $prog DIR"
+if [ -n "${NATIVE_TREE:-}" ]; then
+	[ -d "$NATIVE_TREE/lib/zinc" ] || die "NATIVE_TREE=$NATIVE_TREE has no lib/zinc"
+	cd "$NATIVE_TREE" && pwd
+	exit 0
+fi
 KSRC_TARBALL=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 patches=${PATCHES:-$top/wg-patches}
 [ -r "$KSRC_TARBALL" ] ||
@@ -42,6 +48,7 @@ key=$(
 	} | sha256sum | cut -c1-16
 )
 if [ "$(cat "$dir.key" 2>/dev/null)" = "$key" ] && [ -d "$dir/lib/zinc" ]; then
+	echo "$dir"
 	exit 0
 fi
 
@@ -74,3 +81,4 @@ done
 rm -f "$tmp.log"
 mv "$tmp" "$dir"
 echo "$key" > "$dir.key"
+echo "$dir"
