@@ -8,26 +8,9 @@
 #ifndef _ZINC_FUZZ_H
 #define _ZINC_FUZZ_H
 
-#include <zn_kernel.h>
+#include <zn_entry.h>
 
 #include <stdio.h>
-
-/* The x86_64 glue's module_init (arch/x86/crypto), built by build.sh. */
-int zn_init_chacha_x86(void);
-int zn_init_poly1305_x86(void);
-int zn_init_blake2s_x86(void);
-int zn_init_curve25519_x86(void);
-
-/* As lib/zinc/selftest/run.h: the fuzz build has CONFIG_ZINC_SELFTEST. */
-struct zinc_nob {
-	const char *name;
-	bool *enabled;
-};
-const struct zinc_nob *zinc_chacha20_nobs(unsigned int *len);
-const struct zinc_nob *zinc_poly1305_nobs(unsigned int *len);
-
-/* lib/zinc/debug.c: the fuzz build has CONFIG_ZINC_DEBUG. */
-extern atomic_t zinc_simd_violations;
 
 struct fuzz_input {
 	const u8 *p;

@@ -39,33 +39,11 @@
  *	zinc-native-test [--prefix NAME] [--generic-only] [-v]
  */
 
-#include <zn_kernel.h>
+#include <zn_entry.h>
 
 #include <stdio.h>
 
 #include "calls.h"
-
-int zn_init_chacha20(void);
-int zn_init_poly1305(void);
-int zn_init_chacha20poly1305(void);
-int zn_init_blake2s(void);
-int zn_init_curve25519(void);
-int zn_init_chacha_x86(void);
-int zn_init_poly1305_x86(void);
-int zn_init_blake2s_x86(void);
-int zn_init_curve25519_x86(void);
-
-/* As lib/zinc/selftest/run.h. */
-struct zinc_nob {
-	const char *name;
-	bool *enabled;
-};
-const struct zinc_nob *zinc_chacha20_nobs(unsigned int *len);
-const struct zinc_nob *zinc_poly1305_nobs(unsigned int *len);
-
-/* lib/zinc/debug.c */
-extern bool simd_debug_force_relax;
-extern atomic_t zinc_simd_violations;
 
 extern void (*zn_log_hook)(const char *level, const char *line);
 
