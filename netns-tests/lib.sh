@@ -412,6 +412,10 @@ genuine_rehandshake() {
 PROF_ZINC_FNS="zinc_chacha20poly1305_encrypt_sg_inplace zinc_chacha20poly1305_decrypt_sg_inplace zinc_curve25519 zinc_curve25519_generate_public"
 PROF_LIB_FNS="chacha20poly1305_encrypt_sg_inplace chacha20poly1305_decrypt_sg_inplace curve25519_arch curve25519_base_arch curve25519_generic"
 PROF_FPU_FN=kernel_fpu_begin_mask
+# One level down, on x86_64: the arch glue's entry points Zinc calls, the
+# generic C block functions, and the two Curve25519 implementations (the
+# assembly itself cannot be traced).
+PROF_IMPL_FNS="chacha_crypt_held poly1305_update_held chacha_block_generic poly1305_core_blocks"
 PROF_TR=/sys/kernel/tracing
 
 # prof_available: this kernel has the function profiler.

@@ -8,6 +8,12 @@
 #    handshake, lib/crypto's SG functions never ran, every lib/crypto-level
 #    Curve25519 call came through Zinc, and the FPU was taken fewer times
 #    than there were packets (one SIMD context per batch);
+#    and, one level down on x86_64, the vector code did the bulk: Zinc
+#    reached the x86 glue's held entry points, the generic C ChaCha20
+#    block function ran about as often as there were packets (each
+#    packet's Poly1305 key block, and the short ones), never per 64 bytes
+#    of data, the generic Poly1305 blocks hardly ran, and Curve25519 ran
+#    the BMI2/ADX code where the CPU has it, never the generic C;
 #  - stock: the mirror image: lib/crypto did the work and Zinc is absent.
 # The profiler only counts calls (no graph tracer), so it costs little.
 # timeout: 150
@@ -21,7 +27,7 @@ fpu_fn=$PROF_FPU_FN
 traceable() { prof_traceable "$@"; }
 trap 'prof_stop; cleanup' EXIT
 
-prof_filter $PROF_ZINC_FNS $PROF_LIB_FNS $fpu_fn
+prof_filter $PROF_ZINC_FNS $PROF_LIB_FNS $fpu_fn $PROF_IMPL_FNS
 hits() { prof_hits "$@"; }
 
 # pkts NS DIR: packets wg0 in NS counted, DIR rx or tx.
@@ -78,6 +84,38 @@ zinc*)
 			fail "FPU taken $fpu times for $((z_enc + z_dec)) packets: SIMD not amortised"
 	fi
 	pass "WireGuard's data and handshakes went through Zinc"
+
+	[ "$(uname -m)" = x86_64 ] || exit 0
+	# A check that a function did not run means nothing if it cannot
+	# be traced.
+	for f in chacha_crypt_held poly1305_update_held chacha_block_generic \
+		poly1305_core_blocks curve25519_arch curve25519_generic; do
+		traceable "$f" || fail "$f cannot be traced: the implementation checks would prove nothing"
+	done
+	held_c=$(hits chacha_crypt_held) held_p=$(hits poly1305_update_held)
+	gen_c=$(hits chacha_block_generic) gen_p=$(hits poly1305_core_blocks)
+	pk=$((tx + rx))
+	echo "x86 glue: chacha_crypt_held $held_c poly1305_update_held $held_p"
+	echo "generic C: chacha_block_generic $gen_c poly1305_core_blocks $gen_p (for $pk packets)"
+	[ "$held_c" -ge $((pk * 95 / 100 - 20)) ] ||
+		fail "chacha_crypt_held ran $held_c times for $pk packets: Zinc's ChaCha20 did not reach the x86 code"
+	[ "$held_p" -ge $((pk * 95 / 100 - 20)) ] ||
+		fail "poly1305_update_held ran $held_p times for $pk packets: Zinc's Poly1305 did not reach the x86 code"
+	# Generic ChaCha20 for a full-size packet is 23 blocks; one key block
+	# each, plus a data block for the short ones (TCP acks), is at most 3.
+	[ "$gen_c" -le $((pk * 3 + 100)) ] ||
+		fail "generic ChaCha20 ran $gen_c blocks for $pk packets: the data was not encrypted by the vector code"
+	[ "$gen_p" -le $((pk / 10 + 20)) ] ||
+		fail "generic Poly1305 ran $gen_p times for $pk packets: the x86 Poly1305 was not used"
+	if grep -qw bmi2 /proc/cpuinfo && grep -qw adx /proc/cpuinfo; then
+		[ "$(hits curve25519_generic)" = 0 ] ||
+			fail "generic Curve25519 ran $(hits curve25519_generic) times on a CPU with BMI2/ADX"
+		[ "$(hits curve25519_arch)" -ge 1 ] ||
+			fail "the x86 Curve25519 (BMI2/ADX) did not run for the handshake"
+		pass "the vector ChaCha20 and Poly1305 and the BMI2/ADX Curve25519 carried the tunnel"
+	else
+		pass "the vector ChaCha20 and Poly1305 carried the tunnel (no BMI2/ADX: Curve25519 not judged)"
+	fi
 	;;
 stock*)
 	grep -q ' zinc_chacha20poly1305_encrypt_sg_inplace$' /proc/kallsyms &&
