@@ -26,6 +26,17 @@ fresh_peers() {
 	wg_peer b wg0 "$PUB_A" preshared-key "$2" endpoint 10.0.0.1:51820 \
 		allowed-ips 192.168.241.1/32,fd00:241::1/128
 }
+# refused WHY: after a's pings, the handshake failed as a PSK mismatch
+# makes it fail: b got a's initiation and answered, a rejected the answer,
+# neither side has a session.
+refused() {
+	has_handshake a wg0 "$PUB_B" && fail "a completed a handshake with $1"
+	has_handshake b wg0 "$PUB_A" && fail "b completed a handshake with $1"
+	set -- "$1" $(transfer b wg0 "$PUB_A")
+	[ "$2" -gt 0 ] || fail "b never received a's initiation"
+	set -- "$1" $(transfer a wg0 "$PUB_B")
+	[ "$2" = 0 ] || fail "a accepted $2 bytes from b with $1"
+}
 
 fresh_peers "$f1" "$f1"
 [ "$(psk_of a "$PUB_B")" = "$PSK1" ] || fail "a shows preshared key '$(psk_of a "$PUB_B")'"
@@ -35,12 +46,7 @@ pass "same preshared key: handshake and traffic"
 
 fresh_peers "$f1" "$f2"
 no_ping a -c 3 -i 0.5 -W 2 192.168.241.2
-has_handshake a wg0 "$PUB_B" && fail "a completed a handshake with mismatched preshared keys"
-has_handshake b wg0 "$PUB_A" && fail "b completed a handshake with mismatched preshared keys"
-set -- $(transfer b wg0 "$PUB_A")
-[ "$1" -gt 0 ] || fail "b never received a's initiation"
-set -- $(transfer a wg0 "$PUB_B")
-[ "$1" = 0 ] || fail "a accepted $1 bytes from b with mismatched preshared keys"
+refused "mismatched preshared keys"
 pass "mismatched preshared keys: b answers, a rejects the response, no handshake"
 
 wg_peer b wg0 "$PUB_A" preshared-key "$f1"
@@ -58,9 +64,5 @@ pass "preshared keys cleared: (none) shown, handshake without one"
 
 fresh_peers /dev/null "$f1"
 no_ping a -c 2 -i 0.5 -W 2 192.168.241.2
-has_handshake a wg0 "$PUB_B" && fail "a completed a handshake with a preshared key on b's side only"
-set -- $(transfer b wg0 "$PUB_A")
-[ "$1" -gt 0 ] || fail "b never received a's initiation"
-set -- $(transfer a wg0 "$PUB_B")
-[ "$1" = 0 ] || fail "a accepted $1 bytes from b with a preshared key on b's side only"
+refused "a preshared key on b's side only"
 pass "a preshared key on one side only: b answers, a rejects the response, no handshake"
