@@ -23,7 +23,7 @@ endif
 # Debian packages the harness needs; 'make deps' installs the missing ones
 # when run as root and names them otherwise.
 PACKAGES := make gcc libc6-dev bc bison flex libelf-dev libssl-dev cpio \
-	xz-utils file ccache git perl linux-source-6.1 busybox-static \
+	xz-utils file ccache git perl kmod linux-source-6.1 busybox-static \
 	wireguard-tools iproute2 iputils-ping iperf3 wireguard-go \
 	nftables qemu-system-x86 gnuplot-nox
 # bench/native (native-test, fuzz, bench-native): Zinc built for userspace.
@@ -48,7 +48,7 @@ endif
 # A bare 'make' is the README's main job.
 .DEFAULT_GOAL := all
 
-.PHONY: all knobs deps kernel image tunnel test test-debug interop soak help clean distclean \
+.PHONY: all knobs deps kernel image tunnel test test-matrix test-debug interop soak help clean distclean \
 	check-arch x86-only bench bench-compare
 
 check-arch:
@@ -65,6 +65,7 @@ all: deps kernel image tunnel
 # or booted: one line and exit 2 for a bad FLAVOR, ARCH, suite word, case
 # name, INTEROP_GO_KERNEL or ACCEL.  KNOB_SUITES is the target's suites.
 test soak: KNOB_SUITES = $(TEST_SUITES)
+test-matrix: KNOB_SUITES = $(MATRIX_SUITES)
 interop: KNOB_SUITES = $(INTEROP_CELLS)
 test-debug: KNOB_SUITES = $(DEBUG_SUITES)
 knobs: check-arch
@@ -122,9 +123,12 @@ ifeq ($(ARCH),x86_64)
 # stock (the crypto-path case checks the mirror image there), and four cells
 # of the interop matrix ('make interop' has all nine): zinc and stock across
 # two guests in both initiator roles, zinc and wireguard-go both ways.
+# zinc-modular (WireGuard, Zinc and the x86 crypto as modules, loaded by
+# the guest) has its selftests and the netns suite too.
 ifeq ($(FLAVOR),zinc)
 TEST_SUITES ?= zinc-selftest:zinc zinc-selftest-relax:zinc netns:zinc \
 	two-guest:zinc+zinc netns:stock \
+	zinc-selftest:zinc-modular netns:zinc-modular \
 	interop:zinc+stock interop:stock+zinc interop:zinc+go interop:go+zinc
 else ifneq ($(filter zinc%,$(FLAVOR)),)
 TEST_SUITES ?= zinc-selftest:$(FLAVOR) zinc-selftest-relax:$(FLAVOR) netns:$(FLAVOR) \
@@ -166,6 +170,15 @@ soak: deps image
 # waits in the guest stretch by this factor.
 DEBUG_TIMEOUT_SCALE ?= 4
 DEBUG_SUITES ?= zinc-selftest:zinc-debug zinc-selftest-relax:zinc-debug netns:zinc-debug two-guest:zinc-debug+zinc-debug
+
+# Every flavor but the debug one (make test-debug) through the netns suite,
+# the Zinc flavors through their selftests too: built-in and modular,
+# preemptible and not.
+MATRIX_FLAVORS ?= $(filter-out %-debug,$(FLAVORS))
+MATRIX_SUITES ?= $(foreach f,$(MATRIX_FLAVORS),$(if $(filter zinc%,$(f)),zinc-selftest:$(f)) netns:$(f))
+test-matrix: x86-only deps image
+	$(Q)for f in $(call flavors_of,$(MATRIX_SUITES)); do kernel/build.sh $$f || exit 1; done
+	$(Q)netns-tests/run.sh $(MATRIX_SUITES)
 
 # The full interop matrix, printed at the end.
 interop: x86-only deps image
@@ -222,6 +235,8 @@ help:
 	@echo "                  exits non-zero when a throughput regressed beyond the noise"
 	@echo "  make soak [REPEAT=10]"
 	@echo "                  TEST_SUITES REPEAT times, then every case's pass rate"
+	@echo "  make test-matrix  every flavor but zinc-debug (MATRIX_FLAVORS=): the netns"
+	@echo "                  suite, and the Zinc selftests on the zinc flavors"
 	@echo "  make test-debug the suite on the zinc-debug flavor (KASAN, lockdep,"
 	@echo "                  kmemleak); slow, not part of make test"
 	@echo "  make test ARCH=arm64, make test ARCH=arm"

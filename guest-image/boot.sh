@@ -13,6 +13,10 @@
 # entry's exit status.  A guest that panics, hangs past the timeout or
 # reports nothing gives a non-zero exit and a message naming the console log.
 #
+# A modular kernel (kernel/build.sh) has modules.cpio.gz beside its image:
+# the guest's initramfs is then extended with it (the kernel unpacks
+# concatenated archives), and the guest's init loads every module in it.
+#
 # Knobs: ACCEL (kvm or tcg; default: probe once per host boot, see accel.sh),
 # ARCH (the guest's architecture, default x86_64; --arch wins), RESULTS_DIR
 # (default $BUILD_DIR/results), V=1 streams the console.
@@ -93,6 +97,12 @@ verdict=$rundir/verdict.log
 rm -f "$console" "$verdict"
 : > "$verdict"
 
+modules=$(dirname "$kernel")/modules.cpio.gz
+if [ -r "$modules" ]; then
+	cat "$initrd" "$modules" > "$rundir/initrd.cpio.gz"
+	initrd=$rundir/initrd.cpio.gz
+fi
+
 qemu_pid=
 tail_pid=
 cleanup() {
@@ -101,6 +111,7 @@ cleanup() {
 		kill -KILL "$qemu_pid" 2> /dev/null || true
 		wait "$qemu_pid" 2> /dev/null || true
 	fi
+	rm -f "$rundir/initrd.cpio.gz"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -110,7 +121,7 @@ seed=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
 # RCU stall ends the guest at once (kernel/config/health.config).
 cmdline="console=$console_dev panic_on_warn=1 panic=-1 oops=panic init=/init"
 cmdline="$cmdline watchdog_thresh=30 sysctl.kernel.panic_on_rcu_stall=1"
-cmdline="$cmdline wgt_entry=$entry wgt_seed=$seed"
+cmdline="$cmdline wgt_entry=$entry wgt_seed=$seed wgt_smp=$smp"
 [ -z "$args" ] || cmdline="$cmdline wgt_args=$args"
 [ -z "$append" ] || cmdline="$cmdline $append"
 

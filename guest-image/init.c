@@ -15,6 +15,14 @@
  * Kernel command-line words of the form name=value reach us as environment
  * variables: wgt_entry, wgt_seed (hex bytes fed to the RNG), wgt_args.
  *
+ * Modules: a modular kernel's guest has /lib/modules/RELEASE with depmod's
+ * modules.dep (kernel/build.sh, boot.sh).  Before the entry, init loads
+ * every module listed there, each after the modules it depends on, with
+ * the MODULE.param=value words of the kernel command line as its
+ * parameters (as modprobe would), so module-init selftests run and report
+ * before any case; what loaded and what did not goes to the port as "# "
+ * lines.
+ *
  * Kernel health: once the entry is done, init reads the whole kernel log and
  * the taint flags and reports "# wgt-health: ok" or "# wgt-health: FAIL"
  * (with the offending log lines) on the port, before the exit status.  The
@@ -43,7 +51,9 @@
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -304,6 +314,154 @@ static bool health_check(int fd, const char *mark, unsigned long taint_before)
 	return !bad;
 }
 
+#define MAX_MODULES 256
+
+struct module_entry {
+	char *path;	/* relative to /lib/modules/RELEASE */
+	char *deps;	/* space-separated, as modules.dep has them */
+	int state;	/* 0 not yet, 1 loading, 2 loaded, -1 failed */
+};
+
+static struct module_entry modules[MAX_MODULES];
+static int nr_modules;
+static char module_dir[320];
+
+/* The module's name as the kernel knows it: basename, no .ko, '-' -> '_'. */
+static void module_name(const char *path, char *name, size_t size)
+{
+	const char *b = strrchr(path, '/');
+	size_t i;
+
+	snprintf(name, size, "%s", b ? b + 1 : path);
+	for (i = 0; name[i]; i++) {
+		if (name[i] == '-')
+			name[i] = '_';
+		if (!strcmp(name + i, ".ko")) {
+			name[i] = '\0';
+			break;
+		}
+	}
+}
+
+/* NAME.param=value words of the kernel command line, as "param=value ...". */
+static void module_params(const char *name, char *params, size_t size)
+{
+	char cmdline[4096], *word, *save = NULL;
+	size_t len = strlen(name), used = 0;
+	int fd, n;
+
+	params[0] = '\0';
+	fd = open("/proc/cmdline", O_RDONLY);
+	if (fd < 0)
+		return;
+	n = read(fd, cmdline, sizeof(cmdline) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	cmdline[n] = '\0';
+	for (word = strtok_r(cmdline, " \n", &save); word;
+	     word = strtok_r(NULL, " \n", &save)) {
+		if (strncmp(word, name, len) || word[len] != '.' || !strchr(word, '='))
+			continue;
+		used += snprintf(params + used, size - used, "%s%s",
+				 used ? " " : "", word + len + 1);
+		if (used >= size) {
+			params[size - 1] = '\0';
+			return;
+		}
+	}
+}
+
+static struct module_entry *find_module(const char *path)
+{
+	int i;
+
+	for (i = 0; i < nr_modules; i++)
+		if (!strcmp(modules[i].path, path))
+			return &modules[i];
+	return NULL;
+}
+
+static int load_module(struct module_entry *m, int verdict_fd)
+{
+	char file[640], name[128], params[1024], *deps, *dep, *save = NULL;
+	int fd, ret = 0;
+
+	if (m->state)
+		return m->state == -1 ? -1 : 0;
+	m->state = 1;
+	deps = strdup(m->deps);
+	if (!deps)
+		fatal("strdup");
+	for (dep = strtok_r(deps, " ", &save); dep; dep = strtok_r(NULL, " ", &save)) {
+		struct module_entry *d = find_module(dep);
+
+		if (!d || load_module(d, verdict_fd) < 0) {
+			dprintf(verdict_fd, "# init: module %s: its dependency %s %s\n",
+				m->path, dep, d ? "did not load" : "is not in modules.dep");
+			ret = -1;
+		}
+	}
+	free(deps);
+	module_name(m->path, name, sizeof(name));
+	if (!ret) {
+		module_params(name, params, sizeof(params));
+		snprintf(file, sizeof(file), "%s/%s", module_dir, m->path);
+		fd = open(file, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || (syscall(SYS_finit_module, fd, params, 0) < 0 && errno != EEXIST)) {
+			dprintf(verdict_fd, "# init: module %s did not load: %s\n",
+				name, strerror(errno));
+			ret = -1;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	m->state = ret ? -1 : 2;
+	if (!ret)
+		dprintf(verdict_fd, "# init: module %s loaded%s%s\n", name,
+			params[0] ? " with " : "", params);
+	return ret;
+}
+
+/* Load every module of modules.dep; returns how many failed. */
+static int load_modules(int verdict_fd)
+{
+	char path[400], line[4096];
+	struct utsname u;
+	int i, failed = 0;
+	FILE *f;
+
+	if (uname(&u) < 0)
+		return 0;
+	snprintf(module_dir, sizeof(module_dir), "/lib/modules/%s", u.release);
+	snprintf(path, sizeof(path), "%s/modules.dep", module_dir);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f) && nr_modules < MAX_MODULES) {
+		char *colon = strchr(line, ':'), *deps;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		deps = colon + 1;
+		deps[strcspn(deps, "\n")] = '\0';
+		while (*deps == ' ')
+			deps++;
+		modules[nr_modules].path = strdup(line);
+		modules[nr_modules].deps = strdup(deps);
+		if (!modules[nr_modules].path || !modules[nr_modules].deps)
+			fatal("strdup");
+		nr_modules++;
+	}
+	fclose(f);
+	for (i = 0; i < nr_modules; i++)
+		if (load_module(&modules[i], verdict_fd) < 0)
+			failed++;
+	dprintf(verdict_fd, "# init: %d of %d modules loaded\n", nr_modules - failed, nr_modules);
+	return failed;
+}
+
 static int run_entry(const char *entry, int verdict_fd)
 {
 	char path[256], buf[4096];
@@ -386,7 +544,7 @@ static int run_entry(const char *entry, int verdict_fd)
 int main(int argc, char **argv)
 {
 	const char *entry = getenv("wgt_entry");
-	int verdict_fd, ret;
+	int verdict_fd, ret, mod_failed;
 	char line[64];
 	bool healthy;
 
@@ -425,6 +583,8 @@ int main(int argc, char **argv)
 	if (verdict_fd < 0)
 		say("init: no virtio-serial port named '%s': verdict goes nowhere\n",
 		    VERDICT_PORT_NAME);
+	/* A module that refuses to load (a failing selftest) is ill health. */
+	mod_failed = load_modules(verdict_fd);
 	if (!entry) {
 		say("init: no wgt_entry= on the kernel command line\n");
 		ret = 2;
@@ -435,7 +595,7 @@ int main(int argc, char **argv)
 	 * After the entry: the whole log since boot.  Written to the port
 	 * only (the console carries the kernel log itself).
 	 */
-	healthy = health_check(verdict_fd, NULL, 0);
+	healthy = health_check(verdict_fd, NULL, 0) && !mod_failed;
 	snprintf(line, sizeof(line), "# wgt-health: %s\n", healthy ? "ok" : "FAIL");
 	out(console_fd, line, strlen(line));
 	out(verdict_fd, line, strlen(line));

@@ -1,13 +1,25 @@
 #!/bin/bash
 # Build one kernel flavor from Debian's linux-source-6.1.
 #
-#   kernel/build.sh FLAVOR        (stock, zinc, zinc-debug)
+#   kernel/build.sh FLAVOR
+#
+# Flavors: stock (pristine 6.1), zinc (with wg-patches/), zinc-debug (the
+# debug checks of debug.config), zinc-modular and stock-modular (WireGuard
+# and its crypto as modules, modular.config), zinc-nopreempt (PREEMPT_NONE).
 #
 # The result is $BUILD_DIR/kernel/FLAVOR/bzImage (x86_64), or for another
 # ARCH $BUILD_DIR/kernel/FLAVOR-ARCH/Image (arm64) or .../zImage (arm).  The
 # build is keyed on the content of everything that goes into it (source
 # tarball, patch series, config fragments, this script); when the key is
 # unchanged nothing is rebuilt.
+#
+# Flavors that share a source tree (the same patch series) share one
+# unpacked tree, $BUILD_DIR/kernel/src/KEY, and a flavor built for the first
+# time starts from a copy of its sibling's objects (zinc for the other zinc
+# flavors, stock for stock-modular): kbuild then recompiles only what the
+# config difference touches, not the whole kernel.  A modular flavor also
+# gets FLAVOR/modules.cpio.gz (/lib/modules with modules.dep), which
+# boot.sh appends to the guest's initramfs.
 #
 # Knobs (environment): ARCH (x86_64, arm64 or arm; default x86_64),
 # CROSS_COMPILE (default aarch64-linux-gnu- for arm64, arm-linux-gnueabihf-
@@ -25,8 +37,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 flavor=${1:-}
 # The flavors below, for the Makefile and netns-tests/run.sh to check a
 # FLAVOR or a suite's flavors against before anything is built.
-[ "$flavor" != --flavors ] || { echo "stock zinc zinc-debug"; exit 0; }
-[ -n "$flavor" ] || die "usage: $prog FLAVOR (stock, zinc, zinc-debug)"
+all_flavors="stock zinc zinc-debug zinc-modular zinc-nopreempt stock-modular"
+[ "$flavor" != --flavors ] || { echo "$all_flavors"; exit 0; }
+[ -n "$flavor" ] || die "usage: $prog FLAVOR ($all_flavors)"
 
 BUILD_DIR=${BUILD_DIR:-$top/build}
 case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$top/$BUILD_DIR ;; esac
@@ -66,22 +79,33 @@ if [ -n "$cross" ]; then
 		die "${cross}gcc not found: install the cross compiler (make deps ARCH=$arch)"
 fi
 
-# Fragments, in merge order, and the patch series for each flavor.
-patches=
+# Fragments, in merge order (a later fragment's value wins), the patch
+# series, and the sibling flavor whose objects a first build starts from.
+patches= seed=
 case "$flavor" in
 stock)
 	fragments="$fragments stock.config" ;;
+stock-modular)
+	fragments="$fragments stock.config modular.config" seed=stock ;;
 zinc)
 	fragments="$fragments $zinc_frag"
 	patches=${PATCHES:-$top/wg-patches} ;;
-zinc-debug)
-	fragments="$fragments $zinc_frag debug.config"
+zinc-debug | zinc-modular | zinc-nopreempt)
+	case "$flavor" in
+	zinc-debug) extra=debug.config ;;
+	zinc-modular) extra=modular.config ;;
+	zinc-nopreempt) extra=nopreempt.config ;;
+	esac
+	fragments="$fragments $zinc_frag $extra" seed=zinc
 	patches=${PATCHES:-$top/wg-patches} ;;
 *)
-	die "unknown flavor '$flavor' (stock, zinc, zinc-debug)" ;;
+	die "unknown flavor '$flavor' ($all_flavors)" ;;
 esac
+[ "$arch" = x86_64 ] || case "$flavor" in
+	*-modular | *-nopreempt) die "flavor $flavor is built for x86_64 only" ;;
+	esac
 # A user may build 'stock' from their own series too (bench: BASE_PATCHES).
-[ "$flavor" = stock ] && [ -n "${PATCHES:-}" ] && patches=$PATCHES
+case "$flavor" in stock | stock-modular) [ -z "${PATCHES:-}" ] || patches=$PATCHES ;; esac
 
 [ -r "$KSRC_TARBALL" ] ||
 	die "$KSRC_TARBALL not found: install Debian's linux-source-6.1 (make deps)"
@@ -130,15 +154,22 @@ mkdir -p "$out"
 # The old image stays usable until the new one replaces it; only the key
 # marks it stale.
 rm -f "$out/key"
-src=$out/linux
-stamp=$out/src-key
+# Trees of the layout before the shared one: never used again.
+rm -rf "$out/linux"
+
+# The source tree, unpacked and patched once per tarball and series, shared
+# by every flavor (and architecture) built from it.
 src_key=$(
 	{ stat -c '%n %s %Y' "$KSRC_TARBALL"; for p in $patch_list; do sha256sum < "$p"; done; } |
 		sha256sum | cut -c1-16
 )
-if [ "$(cat "$stamp" 2>/dev/null)" != "$src_key" ] || [ ! -d "$src" ]; then
+src=$BUILD_DIR/kernel/src/$src_key
+mkdir -p "$BUILD_DIR/kernel/src"
+exec 8> "$src.lock"
+flock 8
+if [ ! -e "$src/.wgt-complete" ]; then
 	msg "$outname: unpacking $(basename "$KSRC_TARBALL")"
-	rm -rf "$src" "$out/obj" "$stamp"
+	rm -rf "$src"
 	mkdir -p "$src"
 	tar -xf "$KSRC_TARBALL" -C "$src" --strip-components=1
 	if [ -n "$patch_list" ]; then
@@ -153,15 +184,34 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$src_key" ] || [ ! -d "$src" ]; then
 				-c user.email=harness@localhost am -q "$p" \
 				> "$out/am.log" 2>&1; then
 				cat "$out/am.log" >&2
-				git -C "$src" am --abort > /dev/null 2>&1 || true
+				rm -rf "$src"
 				die "patch $(basename "$p") does not apply to linux-source-6.1"
 			fi
 		done
 	fi
-	echo "$src_key" > "$stamp"
+	touch "$src/.wgt-complete"
 fi
+# Shared from here on: other flavors may read it while we build.
+flock -u 8
 
+# The objects: this flavor's own from an earlier build of the same tree;
+# else a copy of the seed flavor's (same tree, same architecture), so the
+# build recompiles only what the config difference touches.
 obj=$out/obj
+if [ "$(cat "$out/src-key" 2>/dev/null)" != "$src_key" ]; then
+	rm -rf "$obj" "$out/src-key"
+	seed_out=$BUILD_DIR/kernel/${seed:-none}${outname#"$flavor"}
+	if [ -n "$seed" ] && [ "$(cat "$seed_out/src-key" 2>/dev/null)" = "$src_key" ] &&
+		[ -d "$seed_out/obj" ]; then
+		exec 7> "$BUILD_DIR/kernel/.${seed_out##*/}.lock"
+		flock 7
+		msg "$outname: starting from $seed's objects"
+		cp -a "$seed_out/obj" "$obj.tmp"
+		flock -u 7
+		mv "$obj.tmp" "$obj"
+	fi
+	echo "$src_key" > "$out/src-key"
+fi
 mkdir -p "$obj"
 kmake() {
 	local cc=${cross}gcc hostcc=gcc
@@ -177,32 +227,68 @@ kmake -s tinyconfig > "$out/config.log" 2>&1 || { cat "$out/config.log" >&2; die
 	>> "$out/config.log" 2>&1 || { cat "$out/config.log" >&2; die "merge_config.sh failed"; }
 kmake -s olddefconfig >> "$out/config.log" 2>&1 || { cat "$out/config.log" >&2; die "olddefconfig failed"; }
 
-# merge_config.sh only warns when a symbol is dropped: assert every request.
-missing=
+# merge_config.sh only warns when a symbol is dropped: assert every request,
+# as the last fragment to name a symbol asked for it.
+declare -A want=()
+order=
 for f in $fragments; do
 	while read -r line; do
 		case "$line" in
-		CONFIG_*=*)
-			sym=${line%%=*}
-			grep -qxF "$line" "$obj/.config" ||
-				missing="$missing $sym(wanted ${line#*=}, got $(grep -E "^$sym=|^# $sym is not set" "$obj/.config" || echo unset))"
-			;;
-		'# CONFIG_'*' is not set')
-			sym=${line#\# }; sym=${sym%% *}
-			grep -q "^$sym=[ym]" "$obj/.config" && missing="$missing $sym(wanted n)"
-			;;
+		CONFIG_*=*) sym=${line%%=*} ;;
+		'# CONFIG_'*' is not set') sym=${line#\# }; sym=${sym%% *} ;;
+		*) continue ;;
 		esac
+		[ -n "${want[$sym]+set}" ] || order="$order $sym"
+		want[$sym]=$line
 	done < "$cfgdir/$f"
+done
+missing=
+for sym in $order; do
+	line=${want[$sym]}
+	case "$line" in
+	CONFIG_*)
+		grep -qxF "$line" "$obj/.config" ||
+			missing="$missing $sym(wanted ${line#*=}, got $(grep -E "^$sym=|^# $sym is not set" "$obj/.config" || echo unset))"
+		;;
+	*)
+		! grep -q "^$sym=[ym]" "$obj/.config" || missing="$missing $sym(wanted n)"
+		;;
+	esac
 done
 [ -z "$missing" ] || die "$outname: config symbols did not survive the merge:$missing"
 
-msg "$outname: building $imgname with -j$JOBS (log: $out/build.log)"
+# Modules, when the config has any: built, installed with their modules.dep
+# and packed as a cpio the guest's initramfs is extended with.
+targets=$imgname
+modular=0
+if grep -q '^CONFIG_MODULES=y' "$obj/.config" && grep -q '^CONFIG_[A-Z0-9_]*=m$' "$obj/.config"; then
+	modular=1
+	targets="$targets modules"
+	command -v depmod > /dev/null || [ -x /sbin/depmod ] ||
+		die "depmod is missing: install kmod (make deps)"
+fi
+
+msg "$outname: building $targets with -j$JOBS (log: $out/build.log)"
 start=$(date +%s)
 if [ "${V:-0}" = 1 ]; then
-	kmake -j"$JOBS" "$imgname" 2>&1 | tee "$out/build.log"
+	kmake -j"$JOBS" $targets 2>&1 | tee "$out/build.log"
 else
-	kmake -j"$JOBS" "$imgname" > "$out/build.log" 2>&1 ||
+	kmake -j"$JOBS" $targets > "$out/build.log" 2>&1 ||
 		{ tail -40 "$out/build.log" >&2; die "$outname: kernel build failed (full log: $out/build.log)"; }
+fi
+rm -f "$out/modules.cpio.gz"
+if [ $modular = 1 ]; then
+	rm -rf "$out/modroot"
+	kmake -s INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
+		DEPMOD="$(command -v depmod || echo /sbin/depmod)" modules_install \
+		>> "$out/build.log" 2>&1 ||
+		{ tail -20 "$out/build.log" >&2; die "$outname: modules_install failed"; }
+	# Only what the guest needs: the modules and depmod's index.
+	find "$out/modroot/lib/modules" \( -name build -o -name source \) -type l -delete
+	(cd "$out/modroot" && find lib | sort | cpio -o -H newc -R 0:0 --quiet) |
+		gzip -1 > "$out/modules.cpio.gz.new"
+	mv "$out/modules.cpio.gz.new" "$out/modules.cpio.gz"
+	msg "$outname: $(find "$out/modroot" -name '*.ko' | wc -l) modules packed in $out/modules.cpio.gz"
 fi
 cp "$obj/$image" "$out/$imgname.new"
 mv "$out/$imgname.new" "$out/$imgname"

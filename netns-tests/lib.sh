@@ -450,6 +450,11 @@ prof_hits() {
 	cat $PROF_TR/trace_stat/function* 2> /dev/null |
 		awk -v f="$1" '$1 == substr(f, 1, 30) { n += $2 } END { print n + 0 }'
 }
+# prof_hits_cpu CPU FN: the same, counted on CPU alone.
+prof_hits_cpu() {
+	awk -v f="$2" '$1 == substr(f, 1, 30) { n += $2 } END { print n + 0 }' \
+		$PROF_TR/trace_stat/function"$1" 2> /dev/null
+}
 
 # kmsg_mark: a unique line in the kernel log; kmsg_since prints what the
 # kernel logged after it (WireGuard's debug messages included).
