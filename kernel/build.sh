@@ -174,14 +174,18 @@ if [ ! -e "$src/.wgt-complete" ]; then
 	tar -xf "$KSRC_TARBALL" -C "$src" --strip-components=1
 	if [ -n "$patch_list" ]; then
 		msg "$outname: applying $(echo $patch_list | wc -w) patches from $patches"
-		git -C "$src" init -q
+		# No automatic gc: it would repack the whole tree in the
+		# background, on the build's CPUs, holding the build's lock.
+		g() {
+			git -C "$src" -c gc.auto=0 -c maintenance.auto=false \
+				-c user.name=harness -c user.email=harness@localhost "$@"
+		}
+		g init -q
 		# Debian's tree ignores its own top level (.gitignore: '/*').
-		git -C "$src" add -A -f .
-		git -C "$src" -c user.name=harness -c user.email=harness@localhost \
-			commit -qm "linux-source-6.1 (pristine)"
+		g add -A -f .
+		g commit -qm "linux-source-6.1 (pristine)"
 		for p in $patch_list; do
-			if ! git -C "$src" -c user.name=harness \
-				-c user.email=harness@localhost am -q "$p" \
+			if ! g am -q "$p" \
 				> "$out/am.log" 2>&1; then
 				cat "$out/am.log" >&2
 				rm -rf "$src"
