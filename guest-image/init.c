@@ -385,7 +385,7 @@ static struct module_entry *find_module(const char *path)
 static int load_module(struct module_entry *m, int verdict_fd)
 {
 	char file[640], name[128], params[1024], *deps, *dep, *save = NULL;
-	int fd, ret = 0;
+	int fd, err, ret = 0;
 
 	if (m->state)
 		return m->state == -1 ? -1 : 0;
@@ -408,13 +408,22 @@ static int load_module(struct module_entry *m, int verdict_fd)
 		module_params(name, params, sizeof(params));
 		snprintf(file, sizeof(file), "%s/%s", module_dir, m->path);
 		fd = open(file, O_RDONLY | O_CLOEXEC);
-		if (fd < 0 || (syscall(SYS_finit_module, fd, params, 0) < 0 && errno != EEXIST)) {
-			dprintf(verdict_fd, "# init: module %s did not load: %s\n",
-				name, strerror(errno));
-			ret = -1;
-		}
+		err = fd < 0 ? errno : 0;
+		if (fd >= 0 && syscall(SYS_finit_module, fd, params, 0) < 0 && errno != EEXIST)
+			err = errno;
 		if (fd >= 0)
 			close(fd);
+		if (err == ENODEV) {
+			/* A driver for hardware the guest does not have. */
+			dprintf(verdict_fd, "# init: module %s: no such device here\n", name);
+			m->state = 2;
+			return 0;
+		}
+		if (err) {
+			dprintf(verdict_fd, "# init: module %s did not load: %s\n",
+				name, strerror(err));
+			ret = -1;
+		}
 	}
 	m->state = ret ? -1 : 2;
 	if (!ret)
