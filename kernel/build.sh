@@ -212,6 +212,15 @@ if [ "$(cat "$out/src-key" 2>/dev/null)" != "$src_key" ]; then
 		msg "$outname: starting from $seed's objects"
 		cp -a "$seed_out/obj" "$obj.tmp"
 		flock -u 7
+		# The host tools' (objtool's) dependency files name their
+		# output folder by its absolute path: point them at the copy,
+		# keeping every timestamp, or objtool is rebuilt and with it,
+		# as a prerequisite of every object, the whole kernel.
+		grep -rlF --exclude='*.o' --binary-files=without-match "$seed_out/obj" "$obj.tmp" |
+			while read -r f; do
+				sed -i.wgt-orig "s|$seed_out/obj|$obj|g" "$f" &&
+					touch -r "$f.wgt-orig" "$f" && rm "$f.wgt-orig"
+			done
 		mv "$obj.tmp" "$obj"
 	fi
 	echo "$src_key" > "$out/src-key"
