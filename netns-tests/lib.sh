@@ -420,20 +420,24 @@ PROF_TR=/sys/kernel/tracing
 
 # prof_available: this kernel has the function profiler.
 prof_available() { [ -w $PROF_TR/function_profile_enabled ]; }
-# prof_traceable FN: FN can be put in the profiler's filter.
-prof_traceable() { grep -qx "$1" $PROF_TR/available_filter_functions; }
+# prof_traceable FN: FN can be put in the profiler's filter (a module's
+# functions are listed as "FN [MODULE]").
+prof_traceable() { grep -qE "^$1( \[[a-z0-9_]+\])?\$" $PROF_TR/available_filter_functions; }
 # prof_filter FN...: profile exactly these functions; each one this kernel
 # cannot trace is named on stdout and left out.
+# An empty filter would profile every function: that fails.
 prof_filter() {
-	local f
+	local f n=0
 	: > $PROF_TR/set_ftrace_filter
 	for f in "$@"; do
 		if prof_traceable "$f"; then
 			echo "$f" >> $PROF_TR/set_ftrace_filter
+			n=$((n + 1))
 		else
 			echo "not traceable in this kernel: $f"
 		fi
 	done
+	[ $n -gt 0 ] || fail "none of the functions to profile can be traced: $*"
 }
 # prof_start: zero the counts and count; prof_pause: stop counting, keep
 # the counts for prof_hits; prof_stop: stop and clear the filter.
