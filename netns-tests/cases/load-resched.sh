@@ -42,8 +42,8 @@ ns_add b
 wg_pair a b
 ping_all a 1 -W 5 192.168.241.2
 
-bg b /usr/bin/iperf3 -s -1 -p 5201
-bg a /usr/bin/iperf3 -s -1 -p 5202
+bg b /usr/bin/iperf3 -s -1 -p 5201 --logfile /tmp/$ns_prefix.srv-b
+bg a /usr/bin/iperf3 -s -1 -p 5202 --logfile /tmp/$ns_prefix.srv-a
 wait_for 10 tcp_listening b 5201 || fail "iperf3 server in b did not start"
 wait_for 10 tcp_listening a 5202 || fail "iperf3 server in a did not start"
 out_ab=/tmp/$ns_prefix.ab out_ba=/tmp/$ns_prefix.ba
