@@ -53,6 +53,11 @@ if [ -r "$output" ] && [ "$(cat "$output.key" 2>/dev/null)" = "$key" ]; then
 	exit 0
 fi
 
+for d in "${TMPDIR:-/tmp}" "$(dirname "$output")"; do
+	free_mb=$(df -Pm "$d" | awk 'NR == 2 { print $4 }')
+	[ "${free_mb:-0}" -ge 100 ] ||
+		die "disk full: ${free_mb:-0} MB free in $d (the initramfs needs about 100 MB to build)"
+done
 stage=$(mktemp -d "${TMPDIR:-/tmp}/wgt-initramfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 

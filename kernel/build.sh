@@ -151,6 +151,11 @@ if [ -r "$out/$imgname" ] && [ "$(cat "$out/key" 2>/dev/null)" = "$key" ]; then
 fi
 
 mkdir -p "$out"
+# A kernel build needs about 1.3 GB for the tree and 0.5 GB per flavor
+# for its objects: a full disk is named as such, not as a compiler error.
+free_mb=$(df -Pm "$BUILD_DIR/kernel" | awk 'NR == 2 { print $4 }')
+[ "${free_mb:-0}" -ge 2500 ] ||
+	die "disk full: ${free_mb:-0} MB free in $BUILD_DIR/kernel (a kernel build needs about 2500 MB)"
 # The old image stays usable until the new one replaces it; only the key
 # marks it stale.
 rm -f "$out/key"

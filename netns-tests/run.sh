@@ -237,6 +237,13 @@ trap 'interrupted 143' TERM
 # in their pid.
 stamp=$(date +%Y%m%d-%H%M%S)-$$
 outdir=$RESULTS_DIR/test-$stamp
+mkdir -p "$RESULTS_DIR"
+# A full disk fails every guest in odd ways (an empty verdict, a truncated
+# log): name it instead.  A guest's logs take a few MB, a modular one's
+# initramfs copy 12.
+free_mb=$(df -Pm "$RESULTS_DIR" | awk 'NR == 2 { print $4 }')
+[ "${free_mb:-0}" -ge 100 ] ||
+	die "disk full: ${free_mb:-0} MB free in $RESULTS_DIR (the results need at least 100 MB)"
 mkdir -p "$outdir"
 ktap=$outdir/ktap.txt
 : > "$ktap"
