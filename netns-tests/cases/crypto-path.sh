@@ -44,7 +44,11 @@ wg_pair a b
 
 prof_start
 on a ping -c 20 -i 0.05 -W 2 192.168.241.2 > /dev/null || fail "ping a -> b"
-iperf_tcp a b 192.168.241.2 2
+# A repeating payload: iperf3 otherwise fills its buffers from
+# /dev/urandom, thousands of generic ChaCha20 blocks in the kernel's RNG
+# that would count against the check of the generic code below (on a slow
+# run with few packets, more than the packets' own).
+iperf_tcp a b 192.168.241.2 2 --repeating-payload
 on b ping -c 10 -i 0.05 -W 2 192.168.241.1 > /dev/null || fail "ping b -> a"
 prof_pause
 
@@ -103,8 +107,9 @@ zinc*)
 	pk=$((tx + rx))
 	echo "generic C: chacha_block_generic $gen_c poly1305_core_blocks $gen_p (for $pk packets)"
 	# Generic ChaCha20 for a full-size packet is 23 blocks; one key block
-	# each, plus a data block for the short ones (TCP acks), is at most 3.
-	[ "$gen_c" -le $((pk * 3 + 100)) ] ||
+	# each, plus a data block for the short ones (TCP acks), is at most 3;
+	# 400 more for the rest of the kernel (its RNG).
+	[ "$gen_c" -le $((pk * 3 + 400)) ] ||
 		fail "generic ChaCha20 ran $gen_c blocks for $pk packets: the data was not encrypted by the vector code"
 	[ "$gen_p" -le $((pk / 10 + 20)) ] ||
 		fail "generic Poly1305 ran $gen_p times for $pk packets: the x86 Poly1305 was not used"
