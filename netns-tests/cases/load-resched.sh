@@ -5,16 +5,20 @@
 # how long each CPU went without a scheduling point.  For the case, a soft
 # lockup is reported after 10 s (watchdog_thresh=5) and an RCU stall after
 # 10 s, logged instead of panicking, so the health check after the case
-# quotes the report.  A crypt worker that keeps its CPU (and the FPU)
-# through a whole ring of packets without cond_resched(), as the v1 series
-# did on a non-preemptible kernel, shows up as a CPU held for the time of
-# a ring: the case fails when any CPU went LOAD_MAX_MS without a
-# scheduling point, and prints every CPU's worst.
+# quotes the report.  The case fails when any CPU went LOAD_MAX_MS
+# (1000 ms) without a scheduling point, and prints every CPU's worst.
+#
+# What it does not catch here: the v1 series on PREEMPT_NONE (workers that
+# hold the CPU and the FPU until their ring is empty) measured 64 ms, less
+# than v2's 109 ms, because in one guest the packets' producers need the
+# same two CPUs, so a ring drains within its 1024 packets.  Under TCG a
+# host busy with a kernel build alone showed 170 to 387 ms, hence the
+# limit.
 # timeout: 200
 . "$(dirname "$0")/../lib.sh"
 
 secs=60
-max_ms=${LOAD_MAX_MS:-250}
+max_ms=${LOAD_MAX_MS:-1000}
 # TIMEOUT_SCALE (the debug flavors): everything there runs that much slower.
 max_ms=$((max_ms * ${wgt_timeout_scale:-1}))
 
