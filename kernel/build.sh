@@ -282,8 +282,8 @@ modular=0
 if grep -q '^CONFIG_MODULES=y' "$obj/.config" && grep -q '^CONFIG_[A-Z0-9_]*=m$' "$obj/.config"; then
 	modular=1
 	targets="$targets modules"
-	command -v depmod > /dev/null || [ -x /sbin/depmod ] ||
-		die "depmod is missing: install kmod (make deps)"
+	depmod=$(command -v depmod || echo /sbin/depmod)
+	[ -x "$depmod" ] || die "depmod is missing: install kmod (make deps)"
 fi
 
 msg "$outname: building $targets with -j$JOBS (log: $out/build.log)"
@@ -298,7 +298,7 @@ rm -f "$out/modules.cpio.gz"
 if [ $modular = 1 ]; then
 	rm -rf "$out/modroot"
 	kmake -s INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
-		DEPMOD="$(command -v depmod || echo /sbin/depmod)" modules_install \
+		DEPMOD="$depmod" modules_install \
 		>> "$out/build.log" 2>&1 ||
 		{ tail -20 "$out/build.log" >&2; die "$outname: modules_install failed"; }
 	# Only what the guest needs: the modules and depmod's index.

@@ -450,14 +450,14 @@ prof_stop() {
 # prof_hits FN: calls to FN counted since prof_start, all CPUs.  The
 # profiler prints names cut to 30 characters; among the functions above
 # those prefixes are still unique.
-prof_hits() {
-	cat $PROF_TR/trace_stat/function* 2> /dev/null |
-		awk -v f="$1" '$1 == substr(f, 1, 30) { n += $2 } END { print n + 0 }'
-}
+prof_hits() { prof_count "$1" $PROF_TR/trace_stat/function*; }
 # prof_hits_cpu CPU FN: the same, counted on CPU alone.
-prof_hits_cpu() {
-	awk -v f="$2" '$1 == substr(f, 1, 30) { n += $2 } END { print n + 0 }' \
-		$PROF_TR/trace_stat/function"$1" 2> /dev/null
+prof_hits_cpu() { prof_count "$2" $PROF_TR/trace_stat/function"$1"; }
+prof_count() { # prof_count FN FILE...
+	local f=$1
+	shift
+	cat "$@" 2> /dev/null |
+		awk -v f="$f" '$1 == substr(f, 1, 30) { n += $2 } END { print n + 0 }'
 }
 
 # kmsg_mark: a unique line in the kernel log; kmsg_since prints what the

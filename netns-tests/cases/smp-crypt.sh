@@ -22,16 +22,6 @@ dec_fns="zinc_chacha20poly1305_decrypt_sg_inplace chacha20poly1305_decrypt_sg_in
 trap 'prof_stop; cleanup' EXIT
 prof_filter $enc_fns $dec_fns
 
-# cpu_hits CPU FN...: calls to the FNs counted on CPU.
-cpu_hits() {
-	local cpu=$1 f n=0
-	shift
-	for f in "$@"; do
-		n=$((n + $(prof_hits_cpu "$cpu" "$f")))
-	done
-	echo $n
-}
-
 ns_add a
 ns_add b
 wg_pair a b
@@ -42,29 +32,23 @@ iperf_tcp a b 192.168.241.2 3 -P 4
 prof_pause
 mbit_positive
 
-enc_total=0 dec_total=0
+# One line per CPU: "CPU ENCRYPTIONS DECRYPTIONS".
 cpu=0
 while [ $cpu -lt "$ncpu" ]; do
-	eval "enc_$cpu=$(cpu_hits $cpu $enc_fns) dec_$cpu=$(cpu_hits $cpu $dec_fns)"
-	eval "echo \"cpu$cpu: encrypt \$enc_$cpu decrypt \$dec_$cpu\""
-	eval "enc_total=\$((enc_total + enc_$cpu)) dec_total=\$((dec_total + dec_$cpu))"
+	e=0 d=0
+	for f in $enc_fns; do e=$((e + $(prof_hits_cpu $cpu $f))); done
+	for f in $dec_fns; do d=$((d + $(prof_hits_cpu $cpu $f))); done
+	echo "$cpu $e $d"
 	cpu=$((cpu + 1))
-done
+done > /tmp/$ns_prefix.percpu
+awk '{ print "cpu" $1 ": encrypt " $2 " decrypt " $3 }' /tmp/$ns_prefix.percpu
+# Totals, and the CPUs that did at least a twentieth of each.
+set -- $(awk '{ e[NR] = $2; d[NR] = $3; te += $2; td += $3 }
+	END { for (i = 1; i <= NR; i++) { if (e[i] * 20 >= te) be++; if (d[i] * 20 >= td) bd++ }
+		print te + 0, td + 0, be + 0, bd + 0 }' /tmp/$ns_prefix.percpu)
+enc_total=$1 dec_total=$2 enc_cpus=$3 dec_cpus=$4
 [ "$enc_total" -gt 100 ] && [ "$dec_total" -gt 100 ] ||
 	fail "too little traffic to judge ($enc_total encryptions, $dec_total decryptions counted)"
-
-# busy_cpus WHAT TOTAL: CPUs that did at least a twentieth of WHAT.
-busy_cpus() {
-	local what=$1 total=$2 cpu=0 n=0 v
-	while [ $cpu -lt "$ncpu" ]; do
-		eval "v=\$${what}_$cpu"
-		[ $((v * 20)) -lt "$total" ] || n=$((n + 1))
-		cpu=$((cpu + 1))
-	done
-	echo $n
-}
-enc_cpus=$(busy_cpus enc "$enc_total")
-dec_cpus=$(busy_cpus dec "$dec_total")
 [ "$enc_cpus" -ge 2 ] || fail "encryption ran on $enc_cpus CPU(s) only, of $ncpu"
 [ "$dec_cpus" -ge 2 ] || fail "decryption ran on $dec_cpus CPU(s) only, of $ncpu"
 pass "encryption on $enc_cpus and decryption on $dec_cpus of $ncpu CPUs"
