@@ -41,6 +41,15 @@
 #   BENCH_MODES             "netns two-guest"
 #   BENCH_MICRO_MS (100)    microbenchmark milliseconds per measurement,
 #                           0 for none
+#   BENCH_COST (16/20)      the cost windows of each netns boot, MIB/HANDSHAKES
+#                           (0: none): the guest's executed instructions,
+#                           counted by a QEMU TCG plugin (bench/cost/), per
+#                           byte of MIB MiB of UDP (fixed packet count) and
+#                           of TCP, and per handshake; the verdict's metric
+#                           (bench/README.md). TCG only.
+#   BENCH_COST_TOL (0.01)   an instruction-count increase smaller than this
+#                           is never a regression
+#   BENCH_COST_ALPHA (0.05) one-sided level of the verdict's lower bound
 #   BENCH_OUT               the results folder (default a new one)
 #   BENCH_TSC_KHZ           the guest's TSC frequency in kHz, given to its
 #                           kernel (tsc_early_khz= tsc=reliable); default:
@@ -68,6 +77,7 @@ secs=${BENCH_SECS:-3}
 tests=$(echo "${BENCH_TESTS:-tcp-1:tcp-4:udp-64:udp-512:udp-1392}" | tr ', ' '::')
 modes=${BENCH_MODES:-netns two-guest}
 micro_ms=${BENCH_MICRO_MS:-100}
+cost=${BENCH_COST:-16/20}
 
 isnum() { case "$1" in ''|*[!0-9]*) return 1 ;; esac; }
 isnum "$reps" && [ "$reps" -ge 1 ] || die "BENCH_REPS must be a positive number, not '$reps'"
@@ -78,6 +88,17 @@ isnum "$tsc_khz" || die "BENCH_TSC_KHZ must be a number of kHz (0: none), not '$
 clock_args=
 [ "$tsc_khz" = 0 ] || clock_args="tsc_early_khz=$tsc_khz tsc=reliable"
 isnum "$micro_ms" && [ "$micro_ms" -le 10000 ] || die "BENCH_MICRO_MS must be 0 to 10000, not '$micro_ms'"
+case "$cost" in
+0) ;;
+[1-9]*/[1-9]*)
+	isnum "${cost%/*}" && isnum "${cost#*/}" && [ "${cost%/*}" -le 1024 ] && [ "${cost#*/}" -le 1000 ] ||
+		die "BENCH_COST must be MIB/HANDSHAKES (MIB 1-1024, HANDSHAKES 1-1000) or 0, not '$cost'" ;;
+*) die "BENCH_COST must be MIB/HANDSHAKES (e.g. 16/20) or 0, not '$cost'" ;;
+esac
+awk -v t="${BENCH_COST_TOL:-0.01}" -v a="${BENCH_COST_ALPHA:-0.05}" \
+	'BEGIN { exit !(t ~ /^[0-9.]+$/ && t + 0 < 1 && a ~ /^[0-9.]+$/ && a + 0 > 0 && a + 0 < 0.5) }' ||
+	die "BENCH_COST_TOL must be in [0, 1) and BENCH_COST_ALPHA in (0, 0.5)"
+[ "$tests" != none ] || tests=
 ntests=0
 for t in $(echo "$tests" | tr ':' ' '); do
 	case "$t" in
@@ -89,7 +110,8 @@ for t in $(echo "$tests" | tr ':' ' '); do
 	esac
 	ntests=$((ntests + 1))
 done
-[ $ntests -gt 0 ] || die "BENCH_TESTS is empty"
+[ $ntests -gt 0 ] || [ "$cost" != 0 ] || die "BENCH_TESTS is none and BENCH_COST is 0: nothing to measure"
+[ $ntests -gt 0 ] || tests=none
 nmodes=0
 for m in $modes; do
 	case "$m" in netns|two-guest) ;; *) die "BENCH_MODES: unknown mode '$m' (netns, two-guest)" ;; esac
@@ -129,7 +151,7 @@ build_tree() {
 
 # resolve SIDE: sets KIMG_SIDE, LABEL_SIDE, DESC_SIDE (SIDE: CAND or BASE).
 resolve() {
-	local side=$1 flavor kernel patches tree append qemu label desc img bd
+	local side=$1 flavor kernel patches tree append qemu label desc img bd obj
 	eval "flavor=\${$side:-} kernel=\${${side}_KERNEL:-} patches=\${${side}_PATCHES:-}"
 	eval "tree=\${${side}_TREE:-} append=\${${side}_APPEND:-} qemu=\${${side}_QEMU:-}"
 	eval "label=\${${side}_LABEL:-}"
@@ -171,7 +193,14 @@ resolve() {
 		desc="$desc, QEMU '$qemu'"
 		eval "[ -n \"\${${side}_LABEL:-}\" ]" || label="$label+qemu"
 	fi
-	eval "KIMG_$side=\$img LABEL_$side=\$label DESC_$side=\$desc"
+	# The build folder with System.map, when there is one: the cost
+	# metric's ranges of WireGuard and its crypto come from it.
+	obj=
+	case "$img" in
+	*/arch/x86/boot/bzImage) [ ! -r "${img%/arch/x86/boot/bzImage}/System.map" ] || obj=${img%/arch/x86/boot/bzImage} ;;
+	*) [ ! -r "$(dirname "$img")/obj/System.map" ] || obj=$(dirname "$img")/obj ;;
+	esac
+	eval "KIMG_$side=\$img LABEL_$side=\$label DESC_$side=\$desc OBJ_$side=\$obj"
 }
 
 CAND=${CAND:-zinc} BASE=${BASE:-stock}
@@ -183,9 +212,41 @@ resolve BASE
 stamp=$(date +%Y%m%d-%H%M%S)
 out=${BENCH_OUT:-$RESULTS_DIR/bench-$stamp}
 mkdir -p "$out"
-runs=$out/runs.tsv sessions=$out/sessions.tsv micro=$out/micro.tsv
+runs=$out/runs.tsv sessions=$out/sessions.tsv micro=$out/micro.tsv costs=$out/cost.tsv
+
+# The cost metric: the instruction-counting plugin, and per kernel the
+# ranges of WireGuard's and its crypto's code.
+plugin=
+case " $modes " in *" netns "*) ;; *) [ "$cost" = 0 ] || msg "cost windows run in netns boots only: no netns mode, no cost metric"; cost=0 ;; esac
+if [ "$cost" != 0 ]; then
+	accel=$("$top/guest-image/accel.sh")
+	if [ "$accel" != tcg ]; then
+		msg "guests run under $accel: instruction counts need TCG, so no cost metric (BENCH_COST=0); the verdict judges wall clock"
+		cost=0
+	fi
+fi
+if [ "$cost" != 0 ]; then
+	case "$out$BUILD_DIR" in *,*) die "the cost plugin's paths cannot hold a comma (QEMU's -plugin syntax): $out" ;; esac
+	plugin=$BUILD_DIR/bench/wgt-insns.so
+	mkdir -p "$BUILD_DIR/bench"
+	if [ ! -e "$plugin" ] || [ "$top/bench/cost/wgt-insns.c" -nt "$plugin" ]; then
+		gcc -shared -fPIC -fvisibility=hidden -O2 -Wall -Wextra -Werror -o "$plugin.tmp" \
+			"$top/bench/cost/wgt-insns.c" -lpthread || die "cannot build the QEMU plugin bench/cost/wgt-insns.c"
+		mv "$plugin.tmp" "$plugin"
+	fi
+	for side in CAND BASE; do
+		o=$(eval echo "\$OBJ_$side")
+		if [ -n "$o" ]; then
+			"$top/bench/cost/ranges.sh" "$o" > "$out/ranges-$side.txt" ||
+				die "$side: cannot find WireGuard's code in $o"
+		else
+			msg "$side: no System.map beside $(eval echo "\$KIMG_$side"): whole-guest instruction counts only"
+		fi
+	done
+fi
 printf 'mode\ttest\tside\trep\torder\tmbit\tzinc_enc\tzinc_dec\tlib_enc\tlib_dec\tpkts\tboot\terror\n' > "$runs"
 printf 'mode\tside\trep\trole\tzinc_enc\tzinc_dec\tlib_enc\tlib_dec\tpkts\tboot\n' > "$sessions"
+printf 'mode\ttest\tside\trep\torder\tunits\tunit\tinsns\twg_insns\tgroups\tpkts\tboot\terror\n' > "$costs"
 printf 'side\trep\tprimitive\top\timpl\tbytes\tops\tcycles\tns\tbatch\tbest\n' > "$micro"
 
 # Every boot this script starts is ended by it, whatever the way out.
@@ -199,9 +260,10 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# One boot's iperf3 runs and microbenchmark (34 measurements) fit in this,
-# with room for a slow boot on a busy host.
+# One boot's iperf3 runs, microbenchmark (34 measurements) and cost
+# windows fit in this, with room for a slow boot on a busy host.
 boot_timeout=$((180 + ntests * (secs + 1) * 4 + micro_ms * 34 * 4 / 1000))
+[ "$cost" = 0 ] || boot_timeout=$((boot_timeout + 60 + ${cost%/*} * 8 + ${cost#*/} * 4))
 
 # boot_guest RUN SIDE ARGS SMP [QEMU_LINK_ARGS]: the bench entry on SIDE's
 # kernel; its output in $out/RUN.out, boot.sh's exit status in $out/RUN.rc.
@@ -239,7 +301,7 @@ collect() {
 			sick="kernel unhealthy in $r: $(grep -m 1 '^#   ' "$out/$r.out" | cut -c 1-160 || true)"
 		fi
 	done
-	for t in $(echo "$tests" | tr ':' ' '); do
+	for t in $(echo "$tests" | tr ':' ' ' | sed 's/^none$//'); do
 		line=$(grep "^bench $t " "$out/$run.out" | tail -n 1 || true)
 		[ -z "$sick" ] || line="bench $t error $sick"
 		case "$line" in
@@ -284,10 +346,69 @@ collect() {
 
 . "$top/guest-image/link.sh"
 
+# collect_cost MODE SIDE REP ORDER RUN: the cost windows of one boot into
+# cost.tsv. The guest ran two marks per window, in order, whatever
+# happened; the plugin logged one line per mark. A window without its two
+# marks, or one the guest reported failed, is recorded with its reason.
+collect_cost() {
+	local mode=$1 side=$2 rep=$3 order=$4 run=$5 marks=$out/$5.marks nwin nmarks why=
+	nwin=$(grep -c '^cost ' "$out/$run.out" || true)
+	nmarks=$(grep -c '^mark ' "$marks" 2> /dev/null || true)
+	if [ "$nwin" = 0 ]; then
+		why="no cost window reported: $(why_died "$run")"
+	elif [ "$nmarks" != $((2 * nwin)) ]; then
+		why="$nmarks marks for $nwin windows (the plugin's log: $marks)"
+	elif grep -q '^# wgt-health: FAIL' "$out/$run.out"; then
+		why="kernel unhealthy in $run"
+	fi
+	if [ -n "$why" ]; then
+		for t in cost-udp cost-tcp cost-hs; do
+			printf '%s\t%s\t%s\t%s\t%s\t\t\t\t\t\t\t%s\t%s\n' "$mode" "$t" "$side" "$rep" "$order" "$run" "$why" >> "$costs"
+		done
+		msg "  cost: $why"
+		return 0
+	fi
+	# Window i is marks 2i-1 and 2i; groups g0-g5 are WireGuard and its
+	# crypto (bench/cost/ranges.sh), their sum the wg_insns metric.
+	awk -v m="$mode" -v s="$side" -v r="$rep" -v o="$order" -v b="$run" -v msgp="[bench]   " '
+	FNR == 1 { f++ }
+	f == 1 && $1 == "mark" {
+		nm++
+		for (i = 4; i <= NF; i++) { split($i, kv, "="); v[nm, kv[1]] = kv[2] }
+		ng = NF - 4
+		next
+	}
+	f == 2 && $1 == "cost" {
+		w++
+		t = $2
+		a = 2 * w - 1; z = 2 * w
+		if ($3 == "error") {
+			$1 = $2 = $3 = ""
+			printf "%s\t%s\t%s\t%s\t%s\t\t\t\t\t\t\t%s\t%s\n", m, t, s, r, o, b, substr($0, 4)
+			print msgp t ": " substr($0, 4) > "/dev/stderr"
+			next
+		}
+		for (i = 3; i <= NF; i++) { split($i, kv, "="); c[kv[1]] = kv[2] }
+		wg = ""; groups = ""
+		for (g = 0; g < ng; g++) {
+			d = v[z, "g" g] - v[a, "g" g]
+			wg += d
+			groups = groups (g ? "," : "") d
+		}
+		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t%s\t\n", m, t, s, r, o, c["units"], c["unit"],
+			v[z, "insns"] - v[a, "insns"], wg == "" ? "" : sprintf("%.0f", wg), groups, c["pkts"], b
+	}' "$marks" "$out/$run.out" >> "$costs"
+}
+
 run_netns() { # SIDE REP ORDER
-	local run=bench-$stamp-netns-$(echo "$1" | tr A-Z a-z)-$2
-	boot_guest "$run" "$1" "netns,$secs,$tests,$micro_ms" 2
+	local run=bench-$stamp-netns-$(echo "$1" | tr A-Z a-z)-$2 plug=
+	if [ -n "$plugin" ]; then
+		plug="-plugin $plugin,out=$out/$run.marks"
+		[ ! -e "$out/ranges-$1.txt" ] || plug="$plug,ranges=$out/ranges-$1.txt"
+	fi
+	boot_guest "$run" "$1" "netns,$secs,$tests,$micro_ms,$cost" 2 "$plug"
 	collect netns "$1" "$2" "$3" "$run"
+	[ -z "$plugin" ] || collect_cost netns "$1" "$2" "$3" "$run"
 }
 
 run_two_guest() { # SIDE REP ORDER
@@ -320,6 +441,9 @@ run_two_guest() { # SIDE REP ORDER
 	echo "tests=$tests"
 	echo "modes=$modes"
 	echo "micro_ms=$micro_ms"
+	echo "cost=$cost"
+	echo "cost_tol=${BENCH_COST_TOL:-0.01}"
+	echo "cost_alpha=${BENCH_COST_ALPHA:-0.05}"
 	echo "guest_clock=${clock_args:-as the guest calibrates it}"
 	echo "accel=$(head -n 1 "$BUILD_DIR/accel" 2> /dev/null || echo "${ACCEL:-probe}")"
 	echo "host=$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
@@ -351,3 +475,9 @@ echo "finished=$(date -u +%Y-%m-%dT%H:%M:%SZ)" >> "$out/meta.env"
 echo "wall_s=$(($(date +%s) - start))" >> "$out/meta.env"
 msg "all $total boots done in $((($(date +%s) - start) / 60)) min $((($(date +%s) - start) % 60)) s"
 "$top/bench/report.sh" "$out"
+# The cost verdict (report.sh's last VERDICT line) is the exit status: 1 a
+# regression, 2 a measurement missing or failed.
+case "$(grep '^VERDICT:' "$out/table.txt" | tail -n 1)" in
+*ERROR*) exit 2 ;;
+*REGRESSION*) exit 1 ;;
+esac

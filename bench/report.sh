@@ -21,6 +21,7 @@ die() { echo "$prog: $*" >&2; exit 1; }
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-}
 [ -n "$dir" ] || die "usage: $prog RESULTS_FOLDER"
+[ -e "$dir/cost.tsv" ] || printf 'mode\ttest\tside\trep\torder\tunits\tunit\tinsns\twg_insns\tgroups\tpkts\tboot\terror\n' > "$dir/cost.tsv"
 for f in meta.env runs.tsv sessions.tsv micro.tsv; do
 	[ -r "$dir/$f" ] || die "$dir/$f is missing: not a bench/bench.sh results folder"
 done
@@ -113,6 +114,60 @@ END {
 	}
 }' "$dir/micro.tsv" > "$dir/micro-summary.tsv"
 
+# cost-summary.tsv: per mode, test and metric (insns: the whole guest;
+# wg_insns: WireGuard's and its crypto's objects), instructions per unit of
+# each kernel, median [min - max]; the candidate's change against the
+# baseline: Hodges-Lehmann estimate of the per-repetition log ratios
+# (paired: the two boots of a repetition) with its signed-rank interval,
+# the smallest increase the run could have flagged, and the verdict.
+# cost-tcp is shown, not judged: its ACK count follows timing.
+cost_tol=$(meta cost_tol) cost_alpha=$(meta cost_alpha)
+astat '
+NR == 1 { next }
+{
+	k = $1 "\t" $2
+	if (!(k in seen)) { seen[k] = 1; keys[++nk] = k; unit[k] = "" }
+	reps[$4] = 1
+	if ($13 != "" || $8 == "") { fail[k] = fail[k] sprintf("%s%s rep %d: %s", fail[k] == "" ? "" : "; ", $3 == "CAND" ? "candidate" : "baseline", $4, $13); next }
+	unit[k] = $7
+	v[k, "insns", $3, $4] = $8 / $6
+	if ($9 != "") v[k, "wg_insns", $3, $4] = $9 / $6
+}
+function line(k, met,    n, r, x, y, d, nx, ny, verdict, judged) {
+	split("", x); split("", y); split("", d)
+	nx = ny = n = 0
+	for (r in reps) {
+		if ((k, met, "CAND", r) in v) x[++nx] = v[k, met, "CAND", r]
+		if ((k, met, "BASE", r) in v) y[++ny] = v[k, met, "BASE", r]
+		if ((k, met, "CAND", r) in v && (k, met, "BASE", r) in v && v[k, met, "BASE", r] > 0)
+			d[++n] = log(v[k, met, "CAND", r] / v[k, met, "BASE", r])
+	}
+	if (nx == 0 && ny == 0 && fail[k] == "")
+		return
+	judged = k !~ /\tcost-tcp$/
+	HL["est"] = HL["lo"] = HL["hi"] = HL["mde"] = ""
+	if (fail[k] != "")
+		verdict = "error"
+	else if (n) {
+		hl_paired(d, n, alpha)
+		verdict = cost_verdict(tol)
+		if (!judged)
+			verdict = "not judged"
+	} else
+		verdict = "error"
+	printf "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", k, met, unit[k],
+		nx, nx ? median(x, nx) : "", nx ? amin(x, nx) : "", nx ? amax(x, nx) : "",
+		ny, ny ? median(y, ny) : "", ny ? amin(y, ny) : "", ny ? amax(y, ny) : "",
+		n, HL["est"] == "" ? "" : exp(HL["est"]) - 1, HL["lo"] == "" ? "" : exp(HL["lo"]) - 1,
+		HL["hi"] == "" ? "" : exp(HL["hi"]) - 1, HL["mde"], verdict, fail[k]
+}
+END {
+	for (i = 1; i <= nk; i++) {
+		line(keys[i], "wg_insns")
+		line(keys[i], "insns")
+	}
+}' tol="$cost_tol" alpha="$cost_alpha" "$dir/cost.tsv" > "$dir/cost-summary.tsv"
+
 # The table.
 {
 	echo "WireGuard throughput: $cand (candidate) vs $base (baseline)"
@@ -134,6 +189,33 @@ END {
 		printf "%-9s %-8s %-18s %-18s %-22s %-22s %s | %s%s\n", $1, $2, rng($4, $5, $6),
 			rng($8, $9, $10), r, p, $18, $19, $20 ? "  (" $20 " runs failed)" : ""
 	}' "$dir/summary.tsv"
+	if [ -s "$dir/cost-summary.tsv" ]; then
+		echo
+		echo "Cost: guest instructions per unit, counted by a QEMU TCG plugin (bench/cost/): median [min - max];"
+		echo "  wg_insns: in WireGuard's and its crypto's objects; insns: the whole guest. change: $cand/$base - 1,"
+		echo "  Hodges-Lehmann of the per-repetition ratios with its $(awk -v a="$cost_alpha" 'BEGIN { printf "%g", 100 - 200 * a }')% signed-rank interval;"
+		echo "  a regression: the interval's lower end above +$(awk -v t="$cost_tol" 'BEGIN { printf "%g", t * 100 }')%; detectable: the smallest increase this run could flag"
+		awk -F'\t' -v c="$cand" -v b="$base" '
+		function rng(m, lo, hi) { return m == "" ? "-" : sprintf(m >= 1000 ? "%.0f [%.0f-%.0f]" : "%.3f [%.3f-%.3f]", m, lo, hi) }
+		function pc(x) { return x == "" ? "-" : sprintf("%+.2f%%", x * 100) }
+		BEGIN {
+			printf "%-6s %-9s %-9s %-10s %-28s %-28s %-26s %-10s %s\n", "mode", "test", "metric", "per", c, b,
+				"change [interval]", "detectable", "verdict"
+		}
+		{
+			ch = $14 == "" ? "-" : sprintf("%s [%s %s]", pc($14), pc($15), pc($16))
+			printf "%-6s %-9s %-9s %-10s %-28s %-28s %-26s %-10s %s%s\n", $1, $2, $3, $4, rng($6, $7, $8),
+				rng($10, $11, $12), ch, $17 == "" ? "-" : sprintf("+%.2f%%", $17 * 100), $18,
+				$19 == "" ? "" : " (" $19 ")"
+		}' "$dir/cost-summary.tsv"
+		awk -F'\t' '$18 == "REGRESSION" { r++ } $18 == "error" { e++ } $18 == "undecided" { u++ } $18 == "ok" { o++ }
+		END {
+			if (e) printf "VERDICT: ERROR: %d cost measurements missing or failed (named above): no verdict\n", e
+			else if (r) printf "VERDICT: REGRESSION in %d of %d judged cost metrics\n", r, r + o + u
+			else if (u) printf "VERDICT: undecided: too few repetitions for a bound (5 or more)\n"
+			else if (o) printf "VERDICT: no regression (%d cost metrics judged)\n", o
+		}' "$dir/cost-summary.tsv"
+	fi
 	if [ -s "$dir/micro-summary.tsv" ]; then
 		echo
 		echo "In-kernel crypto microbenchmark (CONFIG_ZINC_BENCH, $(meta micro_ms) ms per measurement):"
@@ -180,7 +262,7 @@ END {
 # bench/compare.sh) can read it back line by line.
 astat '
 kind == "meta" { i = index($0, "="); m[substr($0, 1, i - 1)] = substr($0, i + 1); next }
-FNR == 1 && (kind == "runs" || kind == "sessions" || kind == "micro") { next }
+FNR == 1 && (kind == "runs" || kind == "sessions" || kind == "micro" || kind == "cost") { next }
 kind == "runs" {
 	runs[++nruns] = sprintf("{\"mode\":\"%s\",\"test\":\"%s\",\"kernel\":\"%s\",\"rep\":%d,\"order\":%d,\"mbit\":%s,\"profile\":{\"zinc_enc\":%s,\"zinc_dec\":%s,\"lib_enc\":%s,\"lib_dec\":%s,\"wg_packets\":%s},\"boot\":\"%s\",\"error\":\"%s\"}",
 		$1, $2, $3 == "CAND" ? "cand" : "base", $4, $5, jnum($6), jnum($7), jnum($8), jnum($9), jnum($10), jnum($11), jesc($12), jesc($13))
@@ -202,6 +284,17 @@ kind == "summary" {
 		jnum($11), jnum($12), jnum($13), $14, jnum($15), jnum($16), jnum($17), $20)
 	next
 }
+kind == "cost" {
+	costs[++ncost] = sprintf("{\"mode\":\"%s\",\"test\":\"%s\",\"kernel\":\"%s\",\"rep\":%d,\"order\":%d,\"units\":%s,\"unit\":\"%s\",\"insns\":%s,\"wg_insns\":%s,\"groups\":[%s],\"wg_packets\":%s,\"boot\":\"%s\",\"error\":\"%s\"}",
+		$1, $2, $3 == "CAND" ? "cand" : "base", $4, $5, jnum($6), $7, jnum($8), jnum($9), $10, jnum($11), jesc($12), jesc($13))
+	next
+}
+kind == "csummary" {
+	csumm[++ncsumm] = sprintf("{\"mode\":\"%s\",\"test\":\"%s\",\"metric\":\"%s\",\"unit\":\"instructions/%s\",\"cand\":{\"n\":%d,\"median\":%s,\"min\":%s,\"max\":%s},\"base\":{\"n\":%d,\"median\":%s,\"min\":%s,\"max\":%s},\"pairs\":%d,\"change\":%s,\"change_interval\":[%s,%s],\"interval_level\":%s,\"tolerance\":%s,\"min_detectable_change\":%s,\"verdict\":\"%s\",\"failures\":\"%s\"}",
+		$1, $2, $3, $4, $5, jnum($6), jnum($7), jnum($8), $9, jnum($10), jnum($11), jnum($12), $13,
+		jnum($14), jnum($15), jnum($16), 1 - 2 * m["cost_alpha"], jnum(m["cost_tol"]), jnum($17), $18, jesc($19))
+	next
+}
 kind == "msummary" {
 	unit = $2 == "curve25519" ? "cycles/op" : "cycles/byte"
 	msumm[++nmsumm] = sprintf("{\"kernel\":\"%s\",\"primitive\":\"%s\",\"op\":\"%s\",\"impl\":\"%s\",\"bytes\":%d,\"n\":%d,\"unit\":\"%s\",\"best_batch\":{\"median\":%s,\"min\":%s,\"max\":%s},\"mean\":{\"median\":%s,\"min\":%s,\"max\":%s},\"ops_per_s\":{\"median\":%s,\"min\":%s,\"max\":%s}}",
@@ -218,10 +311,12 @@ END {
 	printf "{\n\"format\": \"wg-harness-bench/1\",\n"
 	printf "\"candidate\": {\"label\":\"%s\",\"kernel\":\"%s\"},\n", jesc(m["cand_label"]), jesc(m["cand_kernel"])
 	printf "\"baseline\": {\"label\":\"%s\",\"kernel\":\"%s\"},\n", jesc(m["base_label"]), jesc(m["base_kernel"])
-	printf "\"config\": {\"reps\":%s,\"secs\":%s,\"tests\":\"%s\",\"modes\":\"%s\",\"micro_ms\":%s,\"accel\":\"%s\",\"host\":\"%s\"},\n",
-		jnum(m["reps"]), jnum(m["secs"]), jesc(m["tests"]), jesc(m["modes"]), jnum(m["micro_ms"]), jesc(m["accel"]), jesc(m["host"])
+	printf "\"config\": {\"reps\":%s,\"secs\":%s,\"tests\":\"%s\",\"modes\":\"%s\",\"micro_ms\":%s,\"cost\":\"%s\",\"cost_tol\":%s,\"cost_alpha\":%s,\"cost_groups\":\"chacha20,poly1305,chacha20poly1305,curve25519,blake2s,wireguard\",\"accel\":\"%s\",\"host\":\"%s\"},\n",
+		jnum(m["reps"]), jnum(m["secs"]), jesc(m["tests"]), jesc(m["modes"]), jnum(m["micro_ms"]), jesc(m["cost"]), jnum(m["cost_tol"]), jnum(m["cost_alpha"]), jesc(m["accel"]), jesc(m["host"])
 	printf "\"started\": \"%s\",\n\"finished\": \"%s\",\n\"wall_s\": %s,\n", m["started"], m["finished"], jnum(m["wall_s"])
 	arr("summary", summ, nsumm)
+	arr("cost_summary", csumm, ncsumm)
+	arr("cost", costs, ncost)
 	arr("micro_summary", msumm, nmsumm)
 	arr("runs", runs, nruns)
 	arr("sessions", sess, nsess)
@@ -229,6 +324,7 @@ END {
 	printf "}\n"
 }' kind=meta "$dir/meta.env" kind=runs "$dir/runs.tsv" kind=sessions "$dir/sessions.tsv" \
 	kind=micro "$dir/micro.tsv" kind=summary "$dir/summary.tsv" kind=msummary "$dir/micro-summary.tsv" \
+	kind=cost "$dir/cost.tsv" kind=csummary "$dir/cost-summary.tsv" \
 	> "$dir/results.json.tmp"
 mv "$dir/results.json.tmp" "$dir/results.json"
 

@@ -141,3 +141,81 @@ function jget(line, key,    i, rest, v) {
 	v = substr(rest, 1, RLENGTH)
 	return v == "null" ? "" : v
 }
+
+# Effect sizes with exact distribution-free intervals (Hodges-Lehmann),
+# for the cost metric.  Both set HL["est"], HL["lo"], HL["hi"] ("" when n is
+# too small for the level) and HL["k"]: lo is the k-th smallest of the
+# averages (differences), a one-sided lower confidence bound at level
+# 1 - alpha, hi the k-th largest, so [lo, hi] is a 1 - 2 alpha interval.
+
+# sr_count(n, t): how many of the 2^n sign patterns of ranks 1..n give a
+# Wilcoxon signed-rank sum of t.
+function sr_count(n, t,    k) {
+	if (t < 0 || t > n * (n + 1) / 2)
+		return 0
+	if (n == 0)
+		return t == 0
+	k = n SUBSEP t
+	if (!(k in SR_MEMO))
+		SR_MEMO[k] = sr_count(n - 1, t) + sr_count(n - 1, t - n)
+	return SR_MEMO[k]
+}
+
+# hl_paired(d, n, alpha): d[1..n] paired differences (log ratios): the
+# median of the n(n+1)/2 Walsh averages, and the signed-rank interval.
+function hl_paired(d, n, alpha,    w, nw, i, j, k, c, tot) {
+	nw = 0
+	for (i = 1; i <= n; i++)
+		for (j = i; j <= n; j++)
+			w[++nw] = (d[i] + d[j]) / 2
+	sortn(w, nw)
+	HL["est"] = median(w, nw)
+	tot = 2 ^ n
+	# The largest k with P(T <= k - 1) <= alpha.
+	k = 0
+	c = 0
+	while (k < nw && (c + sr_count(n, k)) / tot <= alpha) {
+		c += sr_count(n, k)
+		k++
+	}
+	HL["k"] = k
+	HL["lo"] = k ? w[k] : ""
+	HL["hi"] = k ? w[nw + 1 - k] : ""
+}
+
+# hl_two(x, nx, y, ny, alpha): the median of the nx*ny differences x - y,
+# and the Mann-Whitney interval.
+function hl_two(x, nx, y, ny, alpha,    dd, nd, i, j, k, c, tot) {
+	nd = 0
+	for (i = 1; i <= nx; i++)
+		for (j = 1; j <= ny; j++)
+			dd[++nd] = x[i] - y[j]
+	sortn(dd, nd)
+	HL["est"] = median(dd, nd)
+	tot = 0
+	for (k = 0; k <= nd; k++)
+		tot += mw_count(nx, ny, k)
+	k = 0
+	c = 0
+	while (k < nd && (c + mw_count(nx, ny, k)) / tot <= alpha) {
+		c += mw_count(nx, ny, k)
+		k++
+	}
+	HL["k"] = k
+	HL["lo"] = k ? dd[k] : ""
+	HL["hi"] = k ? dd[nd + 1 - k] : ""
+}
+
+# cost_verdict(tol): on HL (log scale, positive = the candidate costs
+# more): "REGRESSION" when the lower bound is above log(1 + tol), "ok"
+# otherwise, "undecided" when the sample is too small for any bound.  Sets
+# HL["mde"]: the smallest increase (as a fraction) this sample could have
+# flagged: the tolerance plus the estimate's distance to its lower bound.
+function cost_verdict(tol) {
+	if (HL["lo"] == "") {
+		HL["mde"] = ""
+		return "undecided"
+	}
+	HL["mde"] = (1 + tol) * exp(HL["est"] - HL["lo"]) - 1
+	return HL["lo"] > log(1 + tol) ? "REGRESSION" : "ok"
+}

@@ -85,7 +85,14 @@ fi
 [ -n "$accel" ] || accel=$("$top/guest-image/accel.sh")
 case "$accel" in
 kvm) accel_args="-accel kvm -cpu host" ;;
-tcg) accel_args="-accel tcg,thread=multi -cpu $cpu" ;;
+tcg)
+	# One thread per vCPU (MTTCG), except under -icount, which needs the
+	# single round-robin thread.
+	case " $qemu_extra " in
+	*" -icount "*) accel_args="-accel tcg,thread=single -cpu $cpu" ;;
+	*) accel_args="-accel tcg,thread=multi -cpu $cpu" ;;
+	esac
+	;;
 *) die "ACCEL must be kvm or tcg, not '$accel'" ;;
 esac
 
