@@ -49,7 +49,7 @@ endif
 .DEFAULT_GOAL := all
 
 .PHONY: all knobs deps kernel image tunnel test test-matrix test-debug interop soak help clean distclean \
-	check-arch x86-only bench bench-compare
+	check-arch x86-only bench bench-compare bench-calibrate
 
 check-arch:
 	$(Q)case " $(ARCHES) " in *" $(ARCH) "*) ;; \
@@ -152,9 +152,17 @@ flavors_of = $(sort $(filter-out go,$(subst +, ,$(foreach s,$(1),$(lastword $(su
 	$(if $(filter interop:go+go,$(1)),$(INTEROP_GO_KERNEL)))
 TEST_FLAVORS = $(call flavors_of,$(TEST_SUITES))
 
+# bench's own checks (statistics, verdicts, one short zinc-vs-zinc run
+# through the instruction-counting plugin): x86_64, with the zinc flavor.
+ifeq ($(ARCH),x86_64)
+BENCH_CHECK := $(if $(filter zinc,$(TEST_FLAVORS)),bench/check.sh,BENCH_CHECK_BOOT=0 bench/check.sh)
+else
+BENCH_CHECK := true
+endif
+
 test: deps image
 	$(Q)for f in $(TEST_FLAVORS); do kernel/build.sh $$f || exit 1; done
-	$(Q)native=0; $(NATIVE_CHECK) || native=1; \
+	$(Q)native=0; $(NATIVE_CHECK) || native=1; $(BENCH_CHECK) || native=1; \
 		netns-tests/run.sh $(TEST_SUITES) && exit $$native
 
 # The suites REPEAT times, then each case's pass rate (netns-tests/soak.sh).
@@ -195,7 +203,8 @@ test-debug: x86-only deps image
 BENCH_KNOBS := CAND BASE CAND_PATCHES BASE_PATCHES CAND_TREE BASE_TREE \
 	CAND_KERNEL BASE_KERNEL CAND_APPEND BASE_APPEND CAND_QEMU BASE_QEMU \
 	CAND_LABEL BASE_LABEL BENCH_REPS BENCH_SECS BENCH_TESTS BENCH_MODES \
-	BENCH_MICRO_MS BENCH_OUT BENCH_TOL BENCH_ALPHA BENCH_METRIC
+	BENCH_MICRO_MS BENCH_OUT BENCH_TOL BENCH_ALPHA BENCH_METRIC \
+	BENCH_COST BENCH_COST_TOL BENCH_COST_ALPHA BENCH_CAL_COMPARISONS
 export $(BENCH_KNOBS)
 BASELINE ?=
 NEW      ?=
@@ -211,10 +220,15 @@ bench-compare: x86-only
 ifeq ($(NEW),)
 	$(Q)$(MAKE) --no-print-directory deps image
 	$(Q)out=$(BUILD_DIR)/results/bench-$$(date +%Y%m%d-%H%M%S); \
-		BENCH_OUT=$$out bench/bench.sh && bench/compare.sh "$$out/results.json" "$(BASELINE)"
+		{ BENCH_OUT=$$out bench/bench.sh || [ $$? = 1 ]; } && bench/compare.sh "$$out/results.json" "$(BASELINE)"
 else
 	$(Q)bench/compare.sh "$(NEW)" "$(BASELINE)"
 endif
+
+# The cost verdict's calibration on this machine: zinc against zinc, and a
+# known small slowdown against zinc (bench/README.md, "Calibration").
+bench-calibrate: x86-only deps image
+	$(Q)bench/calibration/calibrate.sh
 
 # make native-test, fuzz, bench-native: Zinc natively on the host CPU.
 include bench/native/native.mk
@@ -229,7 +243,11 @@ help:
 	@echo "                  INTEROP_IMPLS as initiator and responder, then the table"
 	@echo "  make bench      throughput of CAND vs BASE (zinc vs stock), A/B interleaved,"
 	@echo "                  netns and two-guest, plus the in-kernel crypto microbenchmark:"
-	@echo "                  table, BUILD_DIR/results/bench-TIME/results.json and .png"
+	@echo "                  table, BUILD_DIR/results/bench-TIME/results.json and .png;"
+	@echo "                  guest instructions per byte and per handshake (TCG plugin)"
+	@echo "                  judged candidate against baseline: exit 1 on a regression"
+	@echo "  make bench-calibrate  that verdict on zinc vs zinc and on a known 2-4%"
+	@echo "                  slowdown, 10 comparisons each (about 90 min)"
 	@echo "  make bench-compare BASELINE=results.json [NEW=results.json]"
 	@echo "                  a new (or the NEW) bench run judged against a stored one;"
 	@echo "                  exits non-zero when a throughput regressed beyond the noise"
@@ -275,7 +293,9 @@ help:
 	@echo "                  CAND_QEMU/BASE_QEMU QEMU arguments (bench/README.md)"
 	@echo "  BENCH_REPS=5 BENCH_SECS=3 BENCH_MODES='netns two-guest' BENCH_MICRO_MS=100"
 	@echo "  BENCH_TESTS=tcp-1:tcp-4:udp-64:udp-512:udp-1392   what each bench boot runs"
-	@echo "  BENCH_TOL=0.05 BENCH_ALPHA=0.01 BENCH_METRIC=paired   bench-compare's rule"
+	@echo "  BENCH_TOL=0.05 BENCH_ALPHA=0.01 BENCH_METRIC=paired   bench-compare's wall-clock rule"
+	@echo "  BENCH_COST=16/20 BENCH_COST_TOL=0.01 BENCH_COST_ALPHA=0.05   cost windows (MiB/handshakes)"
+	@echo "                  and the cost verdict's rule (bench/README.md)"
 
 # The harness marks the BUILD_DIR it creates (knobs); clean and distclean
 # remove nothing from a folder without that mark.

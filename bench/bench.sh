@@ -221,7 +221,7 @@ case " $modes " in *" netns "*) ;; *) [ "$cost" = 0 ] || msg "cost windows run i
 if [ "$cost" != 0 ]; then
 	accel=$("$top/guest-image/accel.sh")
 	if [ "$accel" != tcg ]; then
-		msg "guests run under $accel: instruction counts need TCG, so no cost metric (BENCH_COST=0); the verdict judges wall clock"
+		msg "guests run under $accel: instruction counts need TCG, so no cost metric (BENCH_COST=0; ACCEL=tcg gives one); the verdict judges wall clock"
 		cost=0
 	fi
 fi

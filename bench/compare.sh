@@ -57,16 +57,36 @@ check "$old"
 
 awk "$(cat "$top/bench/stats.awk")"'
 # samples: per file (1 new, 2 old), mode and test, the values compared.
-FNR == 1 { file++; inruns = 0 }
+FNR == 1 { file++; inruns = 0; incost = 0 }
 /^"candidate": / { label[file] = jget($0, "label") }
 /^"baseline": / { blabel[file] = jget($0, "label") }
 /^"runs": \[$/ { inruns = 1; next }
-/^\]/ { inruns = 0; next }
+/^\]/ { inruns = 0; incost = 0; next }
+/^"cost": \[$/ { incost = 1; next }
+incost {
+	m = jget($0, "mode"); t = jget($0, "test"); k = jget($0, "kernel"); r = jget($0, "rep")
+	u = jget($0, "units"); e = jget($0, "error")
+	key = m "\t" t
+	if (!((file, key) in cseen)) { cseen[file, key] = 1; if (file == 1) ckeys[++nck] = key }
+	if (e != "" || u == "" || u + 0 <= 0) {
+		cfail[file, key] = cfail[file, key] sprintf("%s%s rep %d: %s", cfail[file, key] == "" ? "" : "; ", k, r, e)
+		next
+	}
+	if (k != "cand")
+		next
+	cval[file, key, "insns", ++cn[file, key, "insns"]] = log(jget($0, "insns") / u)
+	if ((w = jget($0, "wg_insns")) != "")
+		cval[file, key, "wg_insns", ++cn[file, key, "wg_insns"]] = log(w / u)
+	unitof[key] = jget($0, "unit")
+	next
+}
 inruns {
 	m = jget($0, "mode"); t = jget($0, "test"); k = jget($0, "kernel"); r = jget($0, "rep"); v = jget($0, "mbit")
-	if (v == "")
-		next
 	key = m "\t" t
+	if (v == "") {
+		fail[file, key] = fail[file, key] sprintf("%s%s rep %d: %s", fail[file, key] == "" ? "" : "; ", k, r, jget($0, "error"))
+		next
+	}
 	if (!((file, key) in seen)) { seen[file, key] = 1; if (file == 1) keys[++nk] = key }
 	val[file, key, k, r] = v
 	reps[file, key, r] = 1
@@ -91,7 +111,69 @@ function collect(f, key, out,    r, n, c, b) {
 	}
 	return n
 }
+# cost_section(): the candidate'"'"'s instructions per unit, new against
+# stored (two samples: Hodges-Lehmann of the log differences, Mann-Whitney
+# interval); sets ccompared, cbad, cerr.
+function cost_section(    i, key, kk, met, x, y, nx, ny, j, v, judged, mm) {
+	printf "Cost (guest instructions per unit, the candidate'"'"'s): new against stored; a regression:\n"
+	printf "the %g%% interval of the change has its lower end above +%g%%\n\n", 100 - 200 * calpha, ctol * 100
+	printf "%-6s %-9s %-9s %-26s %-26s %-26s %-10s %s\n", "mode", "test", "metric", "stored", "new", "change [interval]", "detectable", "verdict"
+	for (i = 1; i <= nck; i++) {
+		key = ckeys[i]
+		split(key, kk, "\t")
+		if (!((2, key) in cseen)) {
+			printf "%-6s %-9s only in the new run: not compared\n", kk[1], kk[2]
+			continue
+		}
+		if ((1, key) in cfail || (2, key) in cfail) {
+			printf "%-6s %-9s ERROR: failed or missing repetitions: %s%s%s\n", kk[1], kk[2],
+				(1, key) in cfail ? "new: " cfail[1, key] : "", (1, key) in cfail && (2, key) in cfail ? "; " : "",
+				(2, key) in cfail ? "stored: " cfail[2, key] : ""
+			cerr++
+			continue
+		}
+		judged = kk[2] != "cost-tcp"
+		for (mm = 1; mm <= 2; mm++) {
+			met = mm == 1 ? "wg_insns" : "insns"
+			nx = cn[1, key, met]; ny = cn[2, key, met]
+			if (!nx || !ny)
+				continue
+			split("", x); split("", y)
+			for (j = 1; j <= nx; j++) x[j] = cval[1, key, met, j]
+			for (j = 1; j <= ny; j++) y[j] = cval[2, key, met, j]
+			hl_two(x, nx, y, ny, calpha)
+			v = cost_verdict(ctol)
+			if (!judged)
+				v = "not judged"
+			else if (v == "REGRESSION")
+				cbad++
+			else if (v == "undecided")
+				cund++
+			if (judged)
+				ccompared++
+			printf "%-6s %-9s %-9s %-26s %-26s %-26s %-10s %s\n", kk[1], kk[2], met,
+				sprintf("%.6g n=%d", exp(median(y, ny)), ny), sprintf("%.6g n=%d", exp(median(x, nx)), nx),
+				HL["lo"] == "" ? sprintf("%+.2f%% [-]", 100 * (exp(HL["est"]) - 1)) : \
+					sprintf("%+.2f%% [%+.2f%% %+.2f%%]", 100 * (exp(HL["est"]) - 1), 100 * (exp(HL["lo"]) - 1), 100 * (exp(HL["hi"]) - 1)),
+				HL["mde"] == "" ? "-" : sprintf("+%.2f%%", 100 * HL["mde"]), v
+		}
+	}
+	printf "\n"
+}
 END {
+	if (nck) {
+		cost_section()
+		if (cerr) {
+			printf "VERDICT: ERROR: %d cost tests with failed or missing repetitions (named above): no verdict\n", cerr
+			exit 2
+		}
+		if (ccompared) {
+			printf "%s\n\n", cbad ? "VERDICT: REGRESSION in " cbad " of " ccompared " judged cost metrics" : \
+				cund ? "VERDICT: undecided: " cund " of " ccompared " cost metrics have too few repetitions for a bound" : \
+				"VERDICT: no regression (" ccompared " cost metrics judged)"
+			printf "Throughput below: shown, not judged (the cost metric is; wall clock under TCG moves with the host'"'"'s load)\n\n"
+		}
+	}
 	unit = metric == "paired" ? "cand/base" : "Mbit/s"
 	printf "Regression check (%s): new candidate %s vs stored candidate %s\n", metric == "paired" ? \
 		"per-repetition throughput ratio candidate/baseline" : "candidate Mbit/s", label[1], label[2]
@@ -106,6 +188,13 @@ END {
 		ny = collect(1, key, y)
 		nx = collect(2, key, x)
 		split(key, kk, "\t")
+		if ((1, key) in fail || (2, key) in fail) {
+			printf "%-9s %-9s ERROR: failed or missing repetitions: %s%s%s\n", kk[1], kk[2],
+				(1, key) in fail ? "new: " fail[1, key] : "", (1, key) in fail && (2, key) in fail ? "; " : "",
+				(2, key) in fail ? "stored: " fail[2, key] : ""
+			err++
+			continue
+		}
 		if (ny < 2 || nx < 2) {
 			printf "%-9s %-9s not compared: %d new and %d stored samples (2 or more each needed)\n", kk[1], kk[2], ny, nx
 			continue
@@ -135,6 +224,12 @@ END {
 			printf "%-9s %-9s only in the stored run: not compared\n", mt[1], mt[2]
 		}
 	}
+	if (ccompared)
+		exit cbad ? 1 : 0
+	if (err) {
+		printf "\nVERDICT: ERROR: %d throughput tests with failed or missing repetitions (named above): no verdict\n", err
+		exit 2
+	}
 	if (!compared) {
 		print "nothing to compare: the two runs share no mode and test with samples"
 		exit 2
@@ -142,4 +237,4 @@ END {
 	printf "\n%s\n", bad ? "VERDICT: REGRESSION in " bad " of " compared " throughput tests" : \
 		"VERDICT: no regression (" compared " throughput tests compared)"
 	exit bad ? 1 : 0
-}' metric="$metric" tol="$tol" alpha="$alpha" "$new" "$old"
+}' metric="$metric" tol="$tol" alpha="$alpha" ctol="${BENCH_COST_TOL:-0.01}" calpha="${BENCH_COST_ALPHA:-0.05}" "$new" "$old"
