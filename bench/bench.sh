@@ -41,7 +41,7 @@
 #   BENCH_MODES             "netns two-guest"
 #   BENCH_MICRO_MS (100)    microbenchmark milliseconds per measurement,
 #                           0 for none
-#   BENCH_COST (16/20)      the cost windows of each netns boot, MIB/HANDSHAKES
+#   BENCH_COST (16/20)      the cost windows of each boot, MIB/HANDSHAKES
 #                           (0: none): the guest's executed instructions,
 #                           counted by a QEMU TCG plugin (bench/cost/), per
 #                           byte of MIB MiB of UDP (fixed packet count) and
@@ -217,7 +217,6 @@ runs=$out/runs.tsv sessions=$out/sessions.tsv micro=$out/micro.tsv costs=$out/co
 # The cost metric: the instruction-counting plugin, and per kernel the
 # ranges of WireGuard's and its crypto's code.
 plugin=
-case " $modes " in *" netns "*) ;; *) [ "$cost" = 0 ] || msg "cost windows run in netns boots only: no netns mode, no cost metric"; cost=0 ;; esac
 if [ "$cost" != 0 ]; then
 	accel=$("$top/guest-image/accel.sh")
 	if [ "$accel" != tcg ]; then
@@ -346,20 +345,32 @@ collect() {
 
 . "$top/guest-image/link.sh"
 
-# collect_cost MODE SIDE REP ORDER RUN: the cost windows of one boot into
-# cost.tsv. The guest ran two marks per window, in order, whatever
-# happened; the plugin logged one line per mark. A window without its two
-# marks, or one the guest reported failed, is recorded with its reason.
+# collect_cost MODE SIDE REP ORDER RUN [RESPONDER_RUN]: the cost windows
+# of one boot (or pair) into cost.tsv. The guest ran two marks per window,
+# in order, whatever happened (in two-guest mode the responder marked
+# each window too, on the initiator's word); each plugin logged one line
+# per mark. The counts of a pair are summed. A window without its marks,
+# or one the guest reported failed, is recorded with its reason.
 collect_cost() {
-	local mode=$1 side=$2 rep=$3 order=$4 run=$5 marks=$out/$5.marks nwin nmarks why=
+	local mode=$1 side=$2 rep=$3 order=$4 run=$5 rrun=${6:-} marks=$out/$5.marks nwin nmarks why= r
 	nwin=$(grep -c '^cost ' "$out/$run.out" || true)
-	nmarks=$(grep -c '^mark ' "$marks" 2> /dev/null || true)
-	if [ "$nwin" = 0 ]; then
-		why="no cost window reported: $(why_died "$run")"
-	elif [ "$nmarks" != $((2 * nwin)) ]; then
-		why="$nmarks marks for $nwin windows (the plugin's log: $marks)"
-	elif grep -q '^# wgt-health: FAIL' "$out/$run.out"; then
-		why="kernel unhealthy in $run"
+	for r in "$run" $rrun; do
+		nmarks=$(grep -c '^mark ' "$out/$r.marks" 2> /dev/null || true)
+		[ -n "$why" ] || [ "$nwin" = 0 ] || [ "$nmarks" = $((2 * nwin)) ] ||
+			why="$nmarks marks in $r for $nwin windows (the plugin's log: $out/$r.marks)"
+		! grep -q '^# wgt-health: FAIL' "$out/$r.out" || why="kernel unhealthy in $r"
+	done
+	[ "$nwin" != 0 ] || why="no cost window reported: $(why_died "$run")"
+	if [ -n "$rrun" ] && [ -z "$why" ]; then
+		# One log for the pair: each mark line the sum of the two.
+		paste -d ' ' <(grep '^mark ' "$out/$run.marks") <(grep '^mark ' "$out/$rrun.marks") |
+			awk '{
+				n = NF / 2
+				printf "mark %s vcpu=-", $2
+				for (i = 4; i <= n; i++) { split($i, a, "="); split($(i + n), b, "="); printf " %s=%.0f", a[1], a[2] + b[2] }
+				printf "\n"
+			}' > "$out/$run.pair-marks"
+		marks=$out/$run.pair-marks
 	fi
 	if [ -n "$why" ]; then
 		for t in cost-udp cost-tcp cost-hs; do
@@ -400,13 +411,17 @@ collect_cost() {
 	}' "$marks" "$out/$run.out" >> "$costs"
 }
 
+# plugin_args RUN SIDE: the QEMU arguments that count RUN's instructions
+# (none without the cost metric).
+plugin_args() {
+	[ -n "$plugin" ] || return 0
+	printf ' -plugin %s,out=%s' "$plugin" "$out/$1.marks"
+	[ ! -e "$out/ranges-$2.txt" ] || printf ',ranges=%s' "$out/ranges-$2.txt"
+}
+
 run_netns() { # SIDE REP ORDER
-	local run=bench-$stamp-netns-$(echo "$1" | tr A-Z a-z)-$2 plug=
-	if [ -n "$plugin" ]; then
-		plug="-plugin $plugin,out=$out/$run.marks"
-		[ ! -e "$out/ranges-$1.txt" ] || plug="$plug,ranges=$out/ranges-$1.txt"
-	fi
-	boot_guest "$run" "$1" "netns,$secs,$tests,$micro_ms,$cost" 2 "$plug"
+	local run=bench-$stamp-netns-$(echo "$1" | tr A-Z a-z)-$2
+	boot_guest "$run" "$1" "netns,$secs,$tests,$micro_ms,$cost" 2 "$(plugin_args "$run" "$1")"
 	collect netns "$1" "$2" "$3" "$run"
 	[ -z "$plugin" ] || collect_cost netns "$1" "$2" "$3" "$run"
 }
@@ -418,17 +433,18 @@ run_two_guest() { # SIDE REP ORDER
 	priv_a=$(wg genkey) priv_b=$(wg genkey)
 	pub_a=$(echo "$priv_a" | wg pubkey) pub_b=$(echo "$priv_b" | wg pubkey)
 	link_new
-	boot_guest "$run_b" "$side" "two-guest,responder,$priv_b,$pub_a,$secs,$tests" 1 \
-		"$(link_netdev server 52:54:00:78:00:02)" &
+	boot_guest "$run_b" "$side" "two-guest,responder,$priv_b,$pub_a,$secs,$tests,$cost" 1 \
+		"$(link_netdev server 52:54:00:78:00:02)$(plugin_args "$run_b" "$side")" &
 	pid=$!
 	pids="$pids $pid"
 	link_wait $pid
-	boot_guest "$run_a" "$side" "two-guest,initiator,$priv_a,$pub_b,$secs,$tests" 1 \
-		"$(link_netdev client 52:54:00:78:00:01)"
+	boot_guest "$run_a" "$side" "two-guest,initiator,$priv_a,$pub_b,$secs,$tests,$cost" 1 \
+		"$(link_netdev client 52:54:00:78:00:01)$(plugin_args "$run_a" "$side")"
 	wait $pid || true
 	pids=${pids% $pid}
 	link_done
 	collect two-guest "$side" "$rep" "$order" "$run_a" "$run_b"
+	[ -z "$plugin" ] || collect_cost two-guest "$side" "$rep" "$order" "$run_a" "$run_b"
 }
 
 {

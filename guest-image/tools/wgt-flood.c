@@ -14,8 +14,8 @@
  * (the number received so far), and the sender never has more than two
  * windows unacknowledged, so queues stay short and nothing is dropped on a
  * healthy path. On the wire: COUNT datagrams one way, COUNT / WINDOW the
- * other. A datagram lost, duplicated or out of order, or a wait over 10 s,
- * is an error (exit 1), named.
+ * other. A datagram lost, duplicated or out of order, or a wait over 10 s
+ * (600 s for the first datagram), is an error (exit 1), named.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -30,6 +30,7 @@
 
 #define MAX_SIZE 65507
 #define WAIT_MS 10000
+#define FIRST_WAIT_MS 600000
 
 static unsigned char buf[MAX_SIZE];
 
@@ -53,14 +54,14 @@ static unsigned long number(const char *s, unsigned long min, unsigned long max,
 	return v;
 }
 
-/* wait_readable: poll FD for input, WAIT_MS at most. */
-static void wait_readable(int fd, const char *what)
+/* wait_readable: poll FD for input, MS milliseconds at most. */
+static void wait_readable(int fd, int ms, const char *what)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	int r;
 
 	do
-		r = poll(&p, 1, WAIT_MS);
+		r = poll(&p, 1, ms);
 	while (r < 0 && errno == EINTR);
 	if (r < 0)
 		fail("poll");
@@ -86,7 +87,9 @@ static int recv_side(unsigned short port, unsigned long count, size_t size, unsi
 	if (bind(fd, (struct sockaddr *)&me, sizeof(me)))
 		fail("bind");
 	while (got < count) {
-		wait_readable(fd, "no datagram for 10 s: lost on the way");
+		/* The sender may start long after the receiver; not after that. */
+		wait_readable(fd, got ? WAIT_MS : FIRST_WAIT_MS,
+			      got ? "no datagram for 10 s: lost on the way" : "no datagram in 600 s");
 		plen = sizeof(peer);
 		n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&peer, &plen);
 		if (n < 0) {
@@ -146,7 +149,7 @@ static int send_side(const char *addr, unsigned short port, unsigned long count,
 			}
 			sent++;
 		}
-		wait_readable(fd, "no acknowledgement for 10 s: a datagram was lost");
+		wait_readable(fd, WAIT_MS, "no acknowledgement for 10 s: a datagram was lost");
 		n = recv(fd, &ack, sizeof(ack), 0);
 		if (n < 0) {
 			if (errno == EINTR)
