@@ -226,13 +226,11 @@ if [ "$cost" != 0 ]; then
 fi
 if [ "$cost" != 0 ]; then
 	case "$out$BUILD_DIR" in *,*) die "the cost plugin's paths cannot hold a comma (QEMU's -plugin syntax): $out" ;; esac
-	plugin=$BUILD_DIR/bench/wgt-insns.so
-	mkdir -p "$BUILD_DIR/bench"
-	if [ ! -e "$plugin" ] || [ "$top/bench/cost/wgt-insns.c" -nt "$plugin" ]; then
-		gcc -shared -fPIC -fvisibility=hidden -O2 -Wall -Wextra -Werror -o "$plugin.tmp" \
-			"$top/bench/cost/wgt-insns.c" -lpthread || die "cannot build the QEMU plugin bench/cost/wgt-insns.c"
-		mv "$plugin.tmp" "$plugin"
-	fi
+	# Built into the run's own folder (a second, one-second build), so that
+	# no other run can change it under this one.
+	plugin=$out/wgt-insns.so
+	gcc -shared -fPIC -fvisibility=hidden -O2 -Wall -Wextra -Werror -o "$plugin" \
+		"$top/bench/cost/wgt-insns.c" -lpthread || die "cannot build the QEMU plugin bench/cost/wgt-insns.c"
 	for side in CAND BASE; do
 		o=$(eval echo "\$OBJ_$side")
 		if [ -n "$o" ]; then

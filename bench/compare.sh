@@ -132,9 +132,11 @@ function cost_section(    i, key, kk, met, x, y, nx, ny, j, v, judged, mm) {
 			cerr++
 			continue
 		}
-		judged = kk[2] != "cost-tcp"
 		for (mm = 1; mm <= 2; mm++) {
 			met = mm == 1 ? "wg_insns" : "insns"
+			# As report.sh: the attributed share, the whole guest only
+			# without one; never cost-tcp.
+			judged = kk[2] != "cost-tcp" && (met == "wg_insns" || !cn[1, key, "wg_insns"] || !cn[2, key, "wg_insns"])
 			nx = cn[1, key, met]; ny = cn[2, key, met]
 			if (!nx || !ny)
 				continue
