@@ -189,6 +189,8 @@ static int fail(const char *fmt, const char *arg)
 	snprintf(buf, sizeof(buf), "wgt-insns: ");
 	snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), fmt, arg);
 	strncat(buf, "\n", sizeof(buf) - strlen(buf) - 1);
+	/* QEMU's plugin log is off unless -d plugin: say it on stderr too. */
+	fputs(buf, stderr);
 	qemu_plugin_outs(buf);
 	return -1;
 }
