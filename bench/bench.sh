@@ -350,8 +350,10 @@ collect() {
 # per mark. The counts of a pair are summed. A window without its marks,
 # or one the guest reported failed, is recorded with its reason.
 collect_cost() {
-	local mode=$1 side=$2 rep=$3 order=$4 run=$5 rrun=${6:-} marks=$out/$5.marks nwin nmarks why= r
+	local mode=$1 side=$2 rep=$3 order=$4 run=$5 rrun=${6:-} marks=$out/$5.marks nwin ndisc nmarks why= r
 	nwin=$(grep -c '^cost ' "$out/$run.out" || true)
+	ndisc=$(grep -c '^cost [^ ]* discard' "$out/$run.out" || true)
+	[ "$ndisc" = 0 ] || msg "  cost: $ndisc window(s) run again: $(grep '^cost [^ ]* discard' "$out/$run.out" | cut -c 6- | tr '\n' ';')"
 	for r in "$run" $rrun; do
 		nmarks=$(grep -c '^mark ' "$out/$r.marks" 2> /dev/null || true)
 		[ -n "$why" ] || [ "$nwin" = 0 ] || [ "$nmarks" = $((2 * nwin)) ] ||
@@ -391,6 +393,8 @@ collect_cost() {
 		w++
 		t = $2
 		a = 2 * w - 1; z = 2 * w
+		if ($3 == "discard")
+			next
 		if ($3 == "error") {
 			$1 = $2 = $3 = ""
 			printf "%s\t%s\t%s\t%s\t%s\t\t\t\t\t\t\t%s\t%s\n", m, t, s, r, o, b, substr($0, 4)
