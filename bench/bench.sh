@@ -231,6 +231,12 @@ if [ "$cost" != 0 ]; then
 	plugin=$out/wgt-insns.so
 	gcc -shared -fPIC -fvisibility=hidden -O2 -Wall -Wextra -Werror -o "$plugin" \
 		"$top/bench/cost/wgt-insns.c" -lpthread || die "cannot build the QEMU plugin bench/cost/wgt-insns.c"
+	# QEMU must load it (a QEMU built without plugin support does not):
+	# one clear line now, not a failure per boot.
+	echo quit | timeout 60 qemu-system-x86_64 -M none -nodefaults -display none -monitor stdio \
+		-plugin "$plugin,out=$out/plugin-probe.log" > "$out/plugin-probe.out" 2>&1 &&
+		grep -q '^exit insns=' "$out/plugin-probe.log" 2> /dev/null ||
+		die "QEMU does not load the cost plugin ($(grep -o 'wgt-insns: .*\|Could not load.*\|qemu-system-x86_64: .*' "$out/plugin-probe.out" | head -n 1)); BENCH_COST=0 runs without the cost metric"
 	for side in CAND BASE; do
 		o=$(eval echo "\$OBJ_$side")
 		if [ -n "$o" ]; then
