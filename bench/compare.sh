@@ -56,6 +56,15 @@ check "$new"
 check "$old"
 
 awk "$(cat "$top/bench/stats.awk")"'
+# add_fail(a, file, key, kernel, rep, why): one failed repetition, for
+# fails_of(a, key): the failures of both files, named.
+function add_fail(a, file, key, k, r, why) {
+	a[file, key] = a[file, key] sprintf("%s%s rep %d: %s", a[file, key] == "" ? "" : "; ", k, r, why)
+}
+function fails_of(a, key) {
+	return ((1, key) in a ? "new: " a[1, key] : "") ((1, key) in a && (2, key) in a ? "; " : "") \
+		((2, key) in a ? "stored: " a[2, key] : "")
+}
 # samples: per file (1 new, 2 old), mode and test, the values compared.
 FNR == 1 { file++; inruns = 0; incost = 0 }
 /^"candidate": / { label[file] = jget($0, "label") }
@@ -69,7 +78,7 @@ incost {
 	key = m "\t" t
 	if (!((file, key) in cseen)) { cseen[file, key] = 1; if (file == 1) ckeys[++nck] = key }
 	if (e != "" || u == "" || u + 0 <= 0) {
-		cfail[file, key] = cfail[file, key] sprintf("%s%s rep %d: %s", cfail[file, key] == "" ? "" : "; ", k, r, e)
+		add_fail(cfail, file, key, k, r, e)
 		next
 	}
 	if (k != "cand")
@@ -84,7 +93,7 @@ inruns {
 	m = jget($0, "mode"); t = jget($0, "test"); k = jget($0, "kernel"); r = jget($0, "rep"); v = jget($0, "mbit")
 	key = m "\t" t
 	if (v == "") {
-		fail[file, key] = fail[file, key] sprintf("%s%s rep %d: %s", fail[file, key] == "" ? "" : "; ", k, r, jget($0, "error"))
+		add_fail(fail, file, key, k, r, jget($0, "error"))
 		next
 	}
 	if (!((file, key) in seen)) { seen[file, key] = 1; if (file == 1) keys[++nk] = key }
@@ -126,9 +135,7 @@ function cost_section(    i, key, kk, met, x, y, nx, ny, j, v, judged, mm) {
 			continue
 		}
 		if ((1, key) in cfail || (2, key) in cfail) {
-			printf "%-6s %-9s ERROR: failed or missing repetitions: %s%s%s\n", kk[1], kk[2],
-				(1, key) in cfail ? "new: " cfail[1, key] : "", (1, key) in cfail && (2, key) in cfail ? "; " : "",
-				(2, key) in cfail ? "stored: " cfail[2, key] : ""
+			printf "%-6s %-9s ERROR: failed or missing repetitions: %s\n", kk[1], kk[2], fails_of(cfail, key)
 			cerr++
 			continue
 		}
@@ -191,9 +198,7 @@ END {
 		nx = collect(2, key, x)
 		split(key, kk, "\t")
 		if ((1, key) in fail || (2, key) in fail) {
-			printf "%-9s %-9s ERROR: failed or missing repetitions: %s%s%s\n", kk[1], kk[2],
-				(1, key) in fail ? "new: " fail[1, key] : "", (1, key) in fail && (2, key) in fail ? "; " : "",
-				(2, key) in fail ? "stored: " fail[2, key] : ""
+			printf "%-9s %-9s ERROR: failed or missing repetitions: %s\n", kk[1], kk[2], fails_of(fail, key)
 			err++
 			continue
 		}
