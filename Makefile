@@ -204,7 +204,8 @@ BENCH_KNOBS := CAND BASE CAND_PATCHES BASE_PATCHES CAND_TREE BASE_TREE \
 	CAND_KERNEL BASE_KERNEL CAND_APPEND BASE_APPEND CAND_QEMU BASE_QEMU \
 	CAND_LABEL BASE_LABEL BENCH_REPS BENCH_SECS BENCH_TESTS BENCH_MODES \
 	BENCH_MICRO_MS BENCH_OUT BENCH_TOL BENCH_ALPHA BENCH_METRIC \
-	BENCH_COST BENCH_COST_TOL BENCH_COST_ALPHA BENCH_CAL_COMPARISONS
+	BENCH_COST BENCH_COST_TOL BENCH_COST_ALPHA BENCH_CAL_COMPARISONS \
+	BENCH_CAL_SLOW BENCH_CAL_SAME
 export $(BENCH_KNOBS)
 BASELINE ?=
 NEW      ?=
@@ -226,7 +227,8 @@ else
 endif
 
 # The cost verdict's calibration on this machine: zinc against zinc, and a
-# known small slowdown against zinc (bench/README.md, "Calibration").
+# known small slowdown against zinc, per BENCH_CAL_SLOW (bench/README.md,
+# "Calibration").
 bench-calibrate: x86-only deps image
 	$(Q)bench/calibration/calibrate.sh
 

@@ -8,9 +8,13 @@
 #
 # 1. same: zinc against zinc, BENCH_CAL_COMPARISONS (10) x 5 repetitions
 #    in one interleaved run, cost windows only;
-# 2. slow: the zinc series plus 0001-wireguard-calibration-only-*.patch
-#    (one ChaCha20 block computed and thrown away per packet sent) against
-#    zinc, the same way.
+# 2. one slow run per folder named in BENCH_CAL_SLOW (default: every-third
+#    every-packet): the zinc series plus that folder's calibration patch
+#    against zinc, the same way.
+#      every-packet: one ChaCha20 block computed and thrown away per packet
+#                    sent (+7.9% of WireGuard's instructions);
+#      every-third:  the same on every third packet (the 2-3% to flag).
+#    BENCH_CAL_SAME=0 leaves out the same-kernel run.
 # Each run's repetitions are then cut into comparisons of 5 (1-5, 6-10,
 # ...), each judged by bench/report.sh exactly as make bench judges its
 # own 5 repetitions. The tally: per judged metric, how many comparisons
@@ -106,30 +110,49 @@ if [ "${1:-}" = --tally ]; then
 fi
 [ $# = 0 ] || die "usage: $prog [--tally RESULTS_DIR...]"
 
-# The slow candidate: the zinc series and the calibration patch.
-series=$BUILD_DIR/bench-calibration/series
-rm -rf "$series"
-mkdir -p "$series"
-grep -v '^#' "$top/wg-patches/series" | grep . > "$series/series"
-while read -r p; do cp "$top/wg-patches/$p" "$series/"; done < "$series/series"
-for p in "$top"/bench/calibration/0*.patch; do
-	cp "$p" "$series/"
-	basename "$p" >> "$series/series"
+slows=${BENCH_CAL_SLOW-every-third every-packet}
+for slow in $slows; do
+	case "$slow" in */* | .*) die "BENCH_CAL_SLOW: '$slow' is not a folder name" ;; esac
+	ls "$top/bench/calibration/$slow"/0*.patch > /dev/null 2>&1 ||
+		die "BENCH_CAL_SLOW: no calibration patch in bench/calibration/$slow"
 done
+[ "${BENCH_CAL_SAME:-1}" = 0 ] || [ "${BENCH_CAL_SAME:-1}" = 1 ] ||
+	die "BENCH_CAL_SAME must be 0 or 1, not '$BENCH_CAL_SAME'"
+
+# series SLOW: a series folder with the zinc series and SLOW's patch.
+series() {
+	local dir=$BUILD_DIR/bench-calibration/$1 p
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	grep -v '^#' "$top/wg-patches/series" | grep . > "$dir/series"
+	while read -r p; do cp "$top/wg-patches/$p" "$dir/"; done < "$dir/series"
+	for p in "$top/bench/calibration/$1"/0*.patch; do
+		cp "$p" "$dir/"
+		basename "$p" >> "$dir/series"
+	done
+	echo "$dir"
+}
 
 stamp=$(date +%Y%m%d-%H%M%S)
 base=$BUILD_DIR/results/calibration-$stamp
 common="BENCH_REPS=$((ncmp * per)) BENCH_TESTS=none BENCH_MODES=netns BENCH_MICRO_MS=0"
-msg "1/2: zinc against zinc, $ncmp x $per repetitions: $base-same"
-rc=0
-env $common CAND=zinc BASE=zinc BENCH_OUT="$base-same" "$top/bench/bench.sh" || rc=$?
-[ $rc -le 1 ] || die "the same-kernel run failed (exit $rc)"
-msg "2/2: zinc + one wasted ChaCha20 block per packet against zinc: $base-slow"
-rc=0
-env $common CAND=zinc CAND_PATCHES="$series" CAND_LABEL=zinc+waste BASE=zinc \
-	BENCH_OUT="$base-slow" "$top/bench/bench.sh" || rc=$?
-[ $rc -le 1 ] || die "the slowdown run failed (exit $rc)"
-echo
-tally "$base-same"
-echo
-tally "$base-slow"
+runs=
+if [ "${BENCH_CAL_SAME:-1}" = 1 ]; then
+	msg "zinc against zinc, $ncmp x $per repetitions: $base-same"
+	rc=0
+	env $common CAND=zinc BASE=zinc BENCH_OUT="$base-same" "$top/bench/bench.sh" || rc=$?
+	[ $rc -le 1 ] || die "the same-kernel run failed (exit $rc)"
+	runs="$base-same"
+fi
+for slow in $slows; do
+	msg "zinc + the $slow calibration patch against zinc, $ncmp x $per repetitions: $base-$slow"
+	rc=0
+	env $common CAND=zinc CAND_PATCHES="$(series "$slow")" CAND_LABEL="zinc+waste-$slow" BASE=zinc \
+		BENCH_OUT="$base-$slow" "$top/bench/bench.sh" || rc=$?
+	[ $rc -le 1 ] || die "the $slow run failed (exit $rc)"
+	runs="$runs $base-$slow"
+done
+for d in $runs; do
+	echo
+	tally "$d"
+done
