@@ -25,7 +25,9 @@
 # CROSS_COMPILE (default aarch64-linux-gnu- for arm64, arm-linux-gnueabihf-
 # for arm), BUILD_DIR (default build), JOBS (default nproc), PATCHES (patch
 # directory with a 'series' file, default wg-patches for the zinc flavors),
-# KSRC_TARBALL, V=1 for the full build log.
+# FIXES (a series of kernel fixes applied last, default wg-patches/fixes
+# for the zinc flavors without PATCHES; 'none' for none), KSRC_TARBALL, V=1
+# for the full build log.
 set -e -o pipefail
 export LC_ALL=C
 
@@ -113,16 +115,29 @@ for f in $fragments; do
 	[ -r "$cfgdir/$f" ] || die "missing config fragment kernel/config/$f"
 done
 
-patch_list=
-if [ -n "$patches" ]; then
-	case "$patches" in /*) ;; *) patches=$top/$patches ;; esac
-	[ -r "$patches/series" ] || die "no series file in $patches"
+# series DIR: the patches DIR's series file names, in order.
+series() {
+	local dir=$1 p
+	case "$dir" in /*) ;; *) dir=$top/$dir ;; esac
+	[ -r "$dir/series" ] || die "no series file in $dir"
 	while read -r p; do
 		case "$p" in ''|'#'*) continue ;; esac
-		[ -r "$patches/$p" ] || die "series names $p but $patches/$p is missing"
-		patch_list="$patch_list $patches/$p"
-	done < "$patches/series"
+		[ -r "$dir/$p" ] || die "series names $p but $dir/$p is missing"
+		echo "$dir/$p"
+	done < "$dir/series"
+}
+patch_list=
+[ -z "$patches" ] || patch_list=$(series "$patches")
+# Kernel fixes (wg-patches/fixes/) go on top: by default on the zinc
+# flavors built from wg-patches/, never on stock, which stays pristine.
+# FIXES=DIR names another fixes series, FIXES=none leaves them out.
+fixes=${FIXES:-}
+if [ -z "$fixes" ]; then
+	case "$flavor" in zinc*) [ -n "${PATCHES:-}" ] || fixes=$top/wg-patches/fixes ;; esac
 fi
+[ "$fixes" != none ] || fixes=
+[ -z "$fixes" ] || patch_list="$patch_list $(series "$fixes")"
+patch_list=$(echo $patch_list)
 
 # The content key: tarball identity, patches, fragments and this script.
 key=$(
@@ -178,7 +193,7 @@ if [ ! -e "$src/.wgt-complete" ]; then
 	mkdir -p "$src"
 	tar -xf "$KSRC_TARBALL" -C "$src" --strip-components=1
 	if [ -n "$patch_list" ]; then
-		msg "$outname: applying $(echo $patch_list | wc -w) patches from $patches"
+		msg "$outname: applying $(echo $patch_list | wc -w) patches from ${patches:-no series}${fixes:+ and $fixes}"
 		# No automatic gc: it would repack the whole tree in the
 		# background, on the build's CPUs, holding the build's lock.
 		g() {
@@ -311,5 +326,18 @@ fi
 cp "$obj/$image" "$out/$imgname.new"
 mv "$out/$imgname.new" "$out/$imgname"
 cp "$obj/.config" "$out/config"
+# The subjects of the patches in this kernel, a line each: a case that
+# names the fix it needs ('# fixed-by:', netns-tests/run.sh) is a known
+# failure on a kernel without it.
+for p in $patch_list; do
+	awk '/^Subject: / {
+		s = substr($0, 10)
+		while ((getline l) > 0 && l ~ /^[ \t]/) s = s l
+		sub(/^\[[^]]*\] */, "", s)
+		gsub(/[ \t]+/, " ", s)
+		print s
+		exit
+	}' "$p"
+done > "$out/patches"
 echo "$key" > "$out/key"
 msg "$outname: built in $(( $(date +%s) - start )) s ($key)"
