@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wgt-preempt IFACE CPU COUNT [MAX_MS]: hold CPU away from the WireGuard
+ * handshake sender, right after it sent an initiation.
+ *
+ * A SCHED_FIFO thread pinned to CPU waits on a packet socket on IFACE.  A
+ * WireGuard handshake initiation leaving IFACE (outgoing UDP, 148-byte
+ * message of type 1) wakes it inside the sender's transmit path, so on a
+ * preemptible kernel it preempts the sender at the end of that path,
+ * before the sender's next statement.  It then keeps CPU busy until the
+ * handshake response has come back in on IFACE, plus 200 ms for the
+ * initiator to consume it on another CPU, or MAX_MS (default 3000) at
+ * most.  Meant for a sender bound to CPU (unbound workqueues restricted to
+ * it through /sys/devices/virtual/workqueue/cpumask).
+ *
+ * Prints "ready" once listening, then per initiation
+ *	initiation N: held cpuC for M ms (response seen|no response)
+ * and exits after COUNT initiations (0: never), or on SIGTERM.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <net/if.h>
+#include <netinet/ip.h>
+#include <netinet/udp.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WG_INITIATION 1
+#define WG_INITIATION_LEN 148
+#define WG_RESPONSE 2
+#define WG_RESPONSE_LEN 92
+#define SETTLE_MS 200
+
+static void die(const char *what)
+{
+	fprintf(stderr, "wgt-preempt: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* The WireGuard message type of an IPv4 UDP datagram of LEN bytes of
+ * payload exactly, or -1.
+ */
+static int wg_type(const unsigned char *p, ssize_t n, size_t len)
+{
+	const struct iphdr *ip = (const void *)p;
+	const struct udphdr *udp;
+	size_t hl;
+
+	if (n < (ssize_t)sizeof(*ip) || ip->version != 4 || ip->protocol != IPPROTO_UDP)
+		return -1;
+	hl = ip->ihl * 4;
+	if (n < (ssize_t)(hl + sizeof(*udp) + len))
+		return -1;
+	udp = (const void *)(p + hl);
+	if (ntohs(udp->len) != sizeof(*udp) + len)
+		return -1;
+	return p[hl + sizeof(*udp)];
+}
+
+int main(int argc, char **argv)
+{
+	struct sched_param sp = { .sched_priority = 50 };
+	struct sockaddr_ll sll = { 0 };
+	unsigned char buf[2048];
+	long max_ms, count, seen = 0;
+	cpu_set_t set;
+	int fd, cpu;
+
+	if (argc < 4 || argc > 5) {
+		fprintf(stderr, "usage: wgt-preempt IFACE CPU COUNT [MAX_MS]\n");
+		return 2;
+	}
+	cpu = atoi(argv[2]);
+	count = atol(argv[3]);
+	max_ms = argc > 4 ? atol(argv[4]) : 3000;
+	if (cpu < 0 || count < 0 || max_ms < 1) {
+		fprintf(stderr, "wgt-preempt: bad CPU, COUNT or MAX_MS\n");
+		return 2;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		die("sched_setaffinity");
+	if (sched_setscheduler(0, SCHED_FIFO, &sp))
+		die("sched_setscheduler");
+	fd = socket(AF_PACKET, SOCK_DGRAM, htons(ETH_P_ALL));
+	if (fd < 0)
+		die("socket");
+	sll.sll_family = AF_PACKET;
+	sll.sll_protocol = htons(ETH_P_ALL);
+	sll.sll_ifindex = if_nametoindex(argv[1]);
+	if (!sll.sll_ifindex)
+		die(argv[1]);
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)))
+		die("bind");
+	printf("ready\n");
+	fflush(stdout);
+
+	while (!count || seen < count) {
+		struct sockaddr_ll from;
+		socklen_t fl = sizeof(from);
+		long start, until, settle = 0;
+		ssize_t n;
+
+		n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fl);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			die("recvfrom");
+		}
+		if (from.sll_pkttype != PACKET_OUTGOING ||
+		    wg_type(buf, n, WG_INITIATION_LEN) != WG_INITIATION)
+			continue;
+		/* Here the sender is preempted; keep the CPU. */
+		start = now_ms();
+		until = start + max_ms;
+		while (now_ms() < until) {
+			n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT,
+				     (struct sockaddr *)&from, &(socklen_t){ sizeof(from) });
+			if (!settle && n > 0 && from.sll_pkttype != PACKET_OUTGOING &&
+			    wg_type(buf, n, WG_RESPONSE_LEN) == WG_RESPONSE) {
+				settle = now_ms() + SETTLE_MS;
+				if (settle < until)
+					until = settle;
+			}
+		}
+		seen++;
+		printf("initiation %ld: held cpu%d for %ld ms (%s)\n", seen, cpu,
+		       now_ms() - start, settle ? "response seen" : "no response");
+		fflush(stdout);
+	}
+	return 0;
+}

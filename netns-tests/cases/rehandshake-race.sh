@@ -1,0 +1,104 @@
+#!/bin/sh
+# The retransmit-timer race (netns-tests/README.md, an idle tunnel is not
+# silent): 6.1's wg_packet_send_handshake_initiation() arms the handshake
+# retransmit timer only after the initiation has gone out, so a response
+# consumed before that finds no timer to cancel, and the completed
+# handshake is "retried" REKEY_TIMEOUT (5 s) later.
+#
+# The case makes the race certain instead of waiting for luck: unbound
+# workqueues (the initiation sender, wg-kex) are confined to CPU 1, and
+# wgt-preempt, a SCHED_FIFO thread on CPU 1 woken by the initiation
+# leaving veth-a, preempts the sender at the end of its transmit path and
+# holds CPU 1 until the response is back and consumed.  A fresh
+# interface's handshake workers start on CPU 0 (wg_cpumask_next_online()
+# from -1), so both ends complete the handshake there meanwhile.
+# RACE_TUNNELS (8) fresh tunnels each complete one handshake; none may log
+# a retry after its handshake completed.
+# fixed-by: wireguard: send: arm the retransmit timer before sending an initiation
+# timeout: 120
+. "$(dirname "$0")/../lib.sh"
+
+k=${RACE_TUNNELS:-8}
+[ "$(nproc)" -ge 2 ] || skip "the race needs two CPUs, the guest has $(nproc)"
+mask=/sys/devices/virtual/workqueue/cpumask
+[ -w $mask ] || fail "no $mask to confine the handshake sender to one CPU"
+old_mask=$(cat $mask)
+trap 'echo "$old_mask" > $mask; cleanup' EXIT
+
+ns_add a
+ns_add b
+veth_pair a b
+ip -n "$(nsname a)" addr add 10.0.0.1/24 dev veth-a
+ip -n "$(nsname b)" addr add 10.0.0.2/24 dev veth-b
+# One wg call per interface, the links and addresses in ip batches: the
+# setup's time is mostly process starts under TCG.
+seq 1 $k | sed 's/.*/link add rk& type wireguard/' > /tmp/"$ns_prefix".links
+ip -n "$(nsname a)" -batch /tmp/"$ns_prefix".links
+ip -n "$(nsname b)" -batch /tmp/"$ns_prefix".links
+i=1
+: > /tmp/"$ns_prefix".ipa
+: > /tmp/"$ns_prefix".ipb
+while [ $i -le $k ]; do
+	keypair
+	ka=$PRIV pa=$PUB
+	keypair
+	kb=$PRIV pb=$PUB
+	on a wg set rk$i private-key "$(keyfile "$ka")" listen-port $((52100 + i)) \
+		peer "$pb" endpoint 10.0.0.2:$((52300 + i)) allowed-ips 10.210.$i.2/32
+	on b wg set rk$i private-key "$(keyfile "$kb")" listen-port $((52300 + i)) \
+		peer "$pa" allowed-ips 10.210.$i.1/32
+	printf 'addr add 10.210.%d.1/24 dev rk%d\nlink set rk%d up\n' $i $i $i >> /tmp/"$ns_prefix".ipa
+	printf 'addr add 10.210.%d.2/24 dev rk%d\nlink set rk%d up\n' $i $i $i >> /tmp/"$ns_prefix".ipb
+	eval "pub_$i=\$pb"
+	i=$((i + 1))
+done
+ip -n "$(nsname a)" -batch /tmp/"$ns_prefix".ipa
+ip -n "$(nsname b)" -batch /tmp/"$ns_prefix".ipb
+
+# done_count: how many of a's tunnels have completed a handshake.
+done_count() {
+	local i=1 n=0 p
+	while [ $i -le $k ]; do
+		eval "p=\$pub_$i"
+		! has_handshake a rk$i "$p" || n=$((n + 1))
+		i=$((i + 1))
+	done
+	echo $n
+}
+all_done() { [ "$(done_count)" = "$k" ]; }
+
+echo 2 > $mask
+held=/tmp/"$ns_prefix".held
+bg a wgt-preempt veth-a 1 0 > "$held"
+preempt=$BG_PID
+wait_for 10 grep -qx ready "$held" || fail "wgt-preempt did not start: $(cat "$held")"
+# A ping answered means the tunnel's handshake is complete; the kernel
+# log gets a line for it, and only a retry logged after that line counts.
+kmsg_mark
+i=1
+while [ $i -le $k ]; do
+	ping_all a 1 -W 20 10.210.$i.2
+	echo "wgt-race: rk$i complete" > /dev/kmsg
+	i=$((i + 1))
+done
+wait_for 30 all_done || fail "only $(done_count) of $k tunnels completed a handshake"
+stop $preempt
+echo "$old_mask" > $mask
+sed 's/^/  /' "$held"
+pass "$k handshakes completed, their senders preempted right after sending"
+# Each timer a completed handshake left armed fires within REKEY_TIMEOUT
+# plus 1/3 s of jitter of its initiation, the last one sent just now.
+quiet_period 7
+kmsg_since | awk '
+	/wgt-race: rk[0-9]+ complete/ { done[$(NF - 1)] = 1 }
+	/: Handshake for peer .* did not complete after 5 seconds, retrying/ {
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^rk[0-9]+:$/ && substr($i, 1, length($i) - 1) in done)
+				print
+	}' > /tmp/"$ns_prefix".retries
+sed 's/^/  /' /tmp/"$ns_prefix".retries
+retries=$(wc -l < /tmp/"$ns_prefix".retries)
+tunnels=$(sed 's/.*wireguard: \(rk[0-9]*\):.*/\1/' /tmp/"$ns_prefix".retries | sort -u | wc -l)
+[ "$retries" = 0 ] ||
+	fail "$tunnels of $k tunnels retried a handshake that had completed, $retries retries in all (the retransmit timer was armed after the response was consumed)"
+pass "no tunnel retried a completed handshake"
