@@ -22,8 +22,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/wgt-bench-check.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 n=0 failed=0
-plan=4
-[ "$boot" = 0 ] || plan=6
+plan=5
+[ "$boot" = 0 ] || plan=7
 echo "KTAP version 1"
 echo "1..$plan"
 # result NAME: ok when the last check function (run in a subshell with its
@@ -92,7 +92,9 @@ check "cost statistics: verdicts on known ratios" t_verdicts
 
 # A made-up results folder: REPS repetitions, the candidate's wg_insns per
 # byte FACTOR times the baseline's (with a little noise), FAILREP (if any)
-# a failed candidate repetition.
+# a failed candidate repetition.  With FACTOR "-" no cost windows, as on a
+# KVM host, and FAKE_MBIT (when set) the candidate's throughput factor in
+# one udp-1392 test (about 5% noise).
 fake_run() {
 	local dir=$1 reps=$2 factor=$3 failrep=${4:-0}
 	mkdir -p "$dir"
@@ -113,11 +115,21 @@ fake_run() {
 	host=check
 	EOF
 	printf 'mode\ttest\tside\trep\torder\tmbit\tzinc_enc\tzinc_dec\tlib_enc\tlib_dec\tpkts\tboot\terror\n' > "$dir/runs.tsv"
+	[ -z "${FAKE_MBIT:-}" ] || awk -v reps="$reps" -v f="$FAKE_MBIT" 'BEGIN {
+		OFS = "\t"
+		srand(11)
+		for (r = 1; r <= reps; r++)
+			for (s = 1; s <= 2; s++)
+				print "netns", "udp-1392", s == 1 ? "CAND" : "BASE", r, s,
+					sprintf("%.1f", 100 * (s == 1 ? f : 1) * (1 + (rand() - 0.5) * 0.1)), -1, -1, -1, -1, -1, "boot-" r, ""
+	}' >> "$dir/runs.tsv"
 	printf 'mode\tside\trep\trole\tzinc_enc\tzinc_dec\tlib_enc\tlib_dec\tpkts\tboot\n' > "$dir/sessions.tsv"
 	printf 'side\trep\tprimitive\top\timpl\tbytes\tops\tcycles\tns\tbatch\tbest\n' > "$dir/micro.tsv"
 	awk -v reps="$reps" -v f="$factor" -v fr="$failrep" 'BEGIN {
 		OFS = "\t"
 		print "mode", "test", "side", "rep", "order", "units", "unit", "insns", "wg_insns", "groups", "pkts", "boot", "error"
+		if (f == "-")
+			exit
 		srand(7)
 		for (r = 1; r <= reps; r++)
 			for (s = 1; s <= 2; s++) {
@@ -161,6 +173,21 @@ t_compare() {
 }
 check "bench-compare: exit 1 on a regression, 0 on none, 2 on a failed repetition" t_compare
 
+# 4b. bench-compare without cost windows (a KVM host): the wall-clock
+# verdict, with its Hodges-Lehmann interval and the smallest detectable
+# drop: a 30% drop flagged, identical runs not.
+t_compare_wall() {
+	local rc
+	FAKE_MBIT=0.7 fake_run "$tmp/w-slow" 5 -
+	FAKE_MBIT=1 fake_run "$tmp/w-same" 5 -
+	rc=0; "$top/bench/compare.sh" "$tmp/w-slow/results.json" "$tmp/w-same/results.json" > "$tmp/w1" || rc=$?
+	[ $rc = 1 ] && grep -q '^netns .*udp-1392 .* -[0-9.]*% \[-[0-9.]*% -[0-9.]*%\] *-[0-9.]*% *REGRESSED' "$tmp/w1" ||
+		{ cat "$tmp/w1"; echo "exit $rc for a 30% drop in wall clock, expected 1 with an interval and a detectable drop"; return 1; }
+	rc=0; "$top/bench/compare.sh" "$tmp/w-same/results.json" "$tmp/w-same/results.json" > "$tmp/w2" || rc=$?
+	[ $rc = 0 ] || { cat "$tmp/w2"; echo "exit $rc for identical wall-clock runs, expected 0"; return 1; }
+}
+check "bench-compare, wall clock: a 30% drop flagged with its interval and detectable drop, none for identical runs" t_compare_wall
+
 # 5. The calibration patch applies to send.c as wg-patches leaves it (the
 # zinc flavor's source tree, kernel/build.sh's build/kernel/src/KEY).
 t_patch() {
@@ -168,7 +195,7 @@ t_patch() {
 	key=$(cat "$BUILD_DIR/kernel/zinc/src-key" 2> /dev/null) || { echo "no zinc build (kernel/build.sh zinc)"; return 1; }
 	src=$BUILD_DIR/kernel/src/$key
 	[ -r "$src/drivers/net/wireguard/send.c" ] || { echo "no $src/drivers/net/wireguard/send.c"; return 1; }
-	for f in "$top"/bench/calibration/0*.patch; do
+	for f in "$top"/bench/calibration/*/0*.patch; do
 		d=$tmp/am/$(basename "$f")
 		mkdir -p "$d/drivers/net/wireguard"
 		cp "$src/drivers/net/wireguard/send.c" "$d/drivers/net/wireguard/"

@@ -188,8 +188,10 @@ END {
 		"per-repetition throughput ratio candidate/baseline" : "candidate Mbit/s", label[1], label[2]
 	if (metric == "paired" && blabel[1] != blabel[2])
 		printf "note: the baseline kernels differ (%s, stored %s): paired ratios assume the same reference\n", blabel[1], blabel[2]
-	printf "rule: regressed when the median drops by more than %.0f%% and the one-sided exact Mann-Whitney p <= %s\n\n", tol * 100, alpha
-	printf "%-9s %-9s %-24s %-24s %-8s %-7s %s\n", "mode", "test", "stored " unit, "new " unit, "change", "p", "verdict"
+	printf "rule: regressed when the median drops by more than %.0f%% and the one-sided exact Mann-Whitney p <= %s\n", tol * 100, alpha
+	printf "HL: Hodges-Lehmann change new/stored with its %g%% Mann-Whitney interval; detectable: the smallest drop\n", 100 - 200 * alpha
+	printf "this run could flag (the tolerance plus the estimate'"'"'s distance to the interval'"'"'s upper end)\n\n"
+	printf "%-9s %-9s %-24s %-24s %-8s %-7s %-26s %-10s %s\n", "mode", "test", "stored " unit, "new " unit, "change", "p", "HL [interval]", "detectable", "verdict"
 	compared = 0; bad = 0
 	for (i = 1; i <= nk; i++) {
 		key = keys[i]
@@ -219,10 +221,22 @@ END {
 		} else if (p <= alpha && change < 0) {
 			verdict = "ok (lower, below the tolerance)"
 		}
+		# The effect on the log scale: new (y) against stored (x).
+		hl = det = "-"
+		if (mx > 0 && amin(x, nx) > 0 && amin(y, ny) > 0) {
+			split("", lx); split("", ly)
+			for (j = 1; j <= nx; j++) lx[j] = log(x[j])
+			for (j = 1; j <= ny; j++) ly[j] = log(y[j])
+			hl_two(ly, ny, lx, nx, alpha)
+			hl = HL["lo"] == "" ? sprintf("%+.1f%% [-]", 100 * (exp(HL["est"]) - 1)) : \
+				sprintf("%+.1f%% [%+.1f%% %+.1f%%]", 100 * (exp(HL["est"]) - 1), 100 * (exp(HL["lo"]) - 1), 100 * (exp(HL["hi"]) - 1))
+			if (HL["hi"] != "")
+				det = sprintf("-%.1f%%", 100 * (1 - (1 - tol) * exp(HL["est"] - HL["hi"])))
+		}
 		fmt = metric == "paired" ? "%.3f [%.3f-%.3f] n=%d" : "%.1f [%.1f-%.1f] n=%d"
-		printf "%-9s %-9s %-24s %-24s %+7.1f%% %-7.4f %s\n", kk[1], kk[2],
+		printf "%-9s %-9s %-24s %-24s %+7.1f%% %-7.4f %-26s %-10s %s\n", kk[1], kk[2],
 			sprintf(fmt, mx, amin(x, nx), amax(x, nx), nx), sprintf(fmt, my, amin(y, ny), amax(y, ny), ny),
-			change * 100, p, verdict
+			change * 100, p, hl, det, verdict
 	}
 	for (k in seen) {
 		split(k, kk, SUBSEP)

@@ -460,6 +460,13 @@ prof_count() { # prof_count FN FILE...
 		awk -v f="$f" '$1 == substr(f, 1, 30) { n += $2 } END { print n + 0 }'
 }
 
+# kernel_fixed CASE: the kernel carries the fix netns case CASE names in
+# its '# fixed-by:' line (the host says so on the command line, wgt_fixed).
+kernel_fixed() {
+	case ",${wgt_fixed:-}," in *",$1,"*) return 0 ;; esac
+	return 1
+}
+
 # kmsg_mark: a unique line in the kernel log; kmsg_since prints what the
 # kernel logged after it (WireGuard's debug messages included).
 kmsg_mark() {

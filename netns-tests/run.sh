@@ -352,17 +352,32 @@ guest_timeout() {
 	fi
 }
 
+# fixed_in FLAVOR: the netns cases whose fix ('# fixed-by:') FLAVOR's
+# kernel carries, comma-separated: the guest's wgt_fixed, with which other
+# cases hold a fixed kernel to tighter bounds (lib.sh: kernel_fixed).
+fixed_in() {
+	local f fix list=
+	for f in "$top"/netns-tests/cases/*.sh; do
+		fix=$(sed -n 's/^# fixed-by: //p' "$f")
+		[ -n "$fix" ] && grep -qxF -- "$fix" "$(kernel_dir "$1")/patches" 2> /dev/null || continue
+		list="$list${list:+,}$(basename "$f" .sh)"
+	done
+	echo "$list"
+}
+
 # boot RUN FLAVOR ENTRY [boot.sh args]: boot one guest, its KTAP into
 # $outdir/RUN.ktap; sets boot_rc.
 boot() {
-	local run=$1 flavor=$2 entry=$3
+	local run=$1 flavor=$2 entry=$3 fixed
 	shift 3
 	boot_rc=0
+	fixed=$(fixed_in "$flavor")
 	# The guest learns which flavor it is meant to be (wgt_flavor), so a
-	# case can check the running kernel against that claim.
+	# case can check the running kernel against that claim, and which
+	# known kernel bugs it has fixed (wgt_fixed).
 	"$top/guest-image/boot.sh" --kernel "$(kernel_dir "$flavor")/$kimage" \
 		--initrd "$initrd" --entry "$entry" --name "$run" \
-		--append "wgt_flavor=$flavor${TIMEOUT_SCALE:+ wgt_timeout_scale=$TIMEOUT_SCALE}${boot_append:+ $boot_append}" --arch "$arch" \
+		--append "wgt_flavor=$flavor${fixed:+ wgt_fixed=$fixed}${TIMEOUT_SCALE:+ wgt_timeout_scale=$TIMEOUT_SCALE}${boot_append:+ $boot_append}" --arch "$arch" \
 		--timeout "$(guest_timeout "$entry")" "$@" > "$outdir/$run.ktap" &
 	# In the background and waited for: a TERM to this script is then
 	# handled at once (bash runs traps only between foreground commands).

@@ -119,13 +119,18 @@ done
 [ "${BENCH_CAL_SAME:-1}" = 0 ] || [ "${BENCH_CAL_SAME:-1}" = 1 ] ||
 	die "BENCH_CAL_SAME must be 0 or 1, not '$BENCH_CAL_SAME'"
 
-# series SLOW: a series folder with the zinc series and SLOW's patch.
+# series SLOW: a series folder with what the zinc flavor carries (the Zinc
+# series, then wg-patches/fixes) and SLOW's patch last.
 series() {
-	local dir=$BUILD_DIR/bench-calibration/$1 p
+	local dir=$BUILD_DIR/bench-calibration/$1 p s
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	grep -v '^#' "$top/wg-patches/series" | grep . > "$dir/series"
-	while read -r p; do cp "$top/wg-patches/$p" "$dir/"; done < "$dir/series"
+	for s in wg-patches wg-patches/fixes; do
+		grep -v '^#' "$top/$s/series" | grep . | while read -r p; do
+			cp "$top/$s/$p" "$dir/"
+			echo "$p" >> "$dir/series"
+		done
+	done
 	for p in "$top/bench/calibration/$1"/0*.patch; do
 		cp "$p" "$dir/"
 		basename "$p" >> "$dir/series"
