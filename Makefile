@@ -307,11 +307,18 @@ owned_build_dir = case '$(BUILD_DIR)' in ''|/|//*|*[[:space:]]*) \
 	[ ! -e '$(BUILD_DIR)' ] || [ -e '$(BUILD_DIR)/$(BUILD_MARK)' ] || \
 		{ echo "make: $(BUILD_DIR) was not made by this harness (no $(BUILD_MARK)); not removing anything" >&2; exit 2; }
 
+# Builds, tests and bench runs hold a shared lock on BUILD_DIR/.wgt-in-use
+# while they run; clean and distclean remove under it, taken exclusively,
+# or refuse.
+unless_in_use = [ ! -d '$(BUILD_DIR)' ] || flock -n -x -E 75 '$(BUILD_DIR)/.wgt-in-use'
+in_use_error = { rc=$$?; [ $$rc != 75 ] || \
+	echo "make: $(BUILD_DIR) is in use by a build, test or bench run; not removing anything" >&2; exit 2; }
+
 clean:
 	$(Q)$(owned_build_dir)
-	rm -rf '$(BUILD_DIR)/results' '$(BUILD_DIR)/accel' '$(BUILD_DIR)'/initramfs*.cpio.gz \
-		'$(BUILD_DIR)'/initramfs*.cpio.gz.key
+	$(Q)$(unless_in_use) rm -rf '$(BUILD_DIR)/results' '$(BUILD_DIR)/accel' \
+		'$(BUILD_DIR)'/initramfs*.cpio.gz '$(BUILD_DIR)'/initramfs*.cpio.gz.key || $(in_use_error)
 
 distclean:
 	$(Q)$(owned_build_dir)
-	rm -rf '$(BUILD_DIR)'
+	$(Q)$(unless_in_use) rm -rf '$(BUILD_DIR)' || $(in_use_error)

@@ -68,6 +68,9 @@ msg() { echo "[bench] $*"; }
 top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$top/build}
 case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$top/$BUILD_DIR ;; esac
+# BUILD_DIR is in use while this runs (a shared lock): make clean and
+# distclean refuse to remove it under a running build, test or bench.
+mkdir -p "$BUILD_DIR" && exec 5> "$BUILD_DIR/.wgt-in-use" && flock -s 5
 export BUILD_DIR
 export RESULTS_DIR=${RESULTS_DIR:-$BUILD_DIR/results}
 initrd=$BUILD_DIR/initramfs.cpio.gz

@@ -45,6 +45,9 @@ all_flavors="stock zinc zinc-debug zinc-modular zinc-nopreempt stock-modular"
 
 BUILD_DIR=${BUILD_DIR:-$top/build}
 case "$BUILD_DIR" in /*) ;; *) BUILD_DIR=$top/$BUILD_DIR ;; esac
+# BUILD_DIR is in use while this runs (a shared lock): make clean and
+# distclean refuse to remove it under a running build, test or bench.
+mkdir -p "$BUILD_DIR" && exec 5> "$BUILD_DIR/.wgt-in-use" && flock -s 5
 JOBS=${JOBS:-$(nproc)}
 KSRC_TARBALL=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 cfgdir=$top/kernel/config

@@ -238,6 +238,9 @@ trap 'interrupted 143' TERM
 # in their pid.
 stamp=$(date +%Y%m%d-%H%M%S)-$$
 outdir=$RESULTS_DIR/test-$stamp
+# BUILD_DIR is in use while this runs (a shared lock): make clean and
+# distclean refuse to remove it under a running build, test or bench.
+mkdir -p "$BUILD_DIR" && exec 5> "$BUILD_DIR/.wgt-in-use" && flock -s 5
 mkdir -p "$RESULTS_DIR"
 # A full disk fails every guest in odd ways (an empty verdict, a truncated
 # log): name it instead.  A guest's logs take a few MB, a modular one's
