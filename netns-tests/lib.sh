@@ -341,6 +341,19 @@ mbit_positive() {
 	awk -v m="$MBIT" 'BEGIN { exit !(m > 0) }' || fail "iperf3 measured $MBIT Mbit/s"
 }
 
+# mbit_floor WHAT REF_MBIT: the last iperf run (through the tunnel) reached
+# at least 1/MBIT_FLOOR_DIV (1/500) of REF_MBIT, the same transfer measured
+# just before on the plain underlay between the same namespaces.  Relative,
+# never absolute: a busy host slows both.  Seen under TCG: 1/49 on stock
+# with the host busy; a tunnel ten times slower than that fails.
+mbit_floor() {
+	local div=${MBIT_FLOOR_DIV:-500} ratio
+	ratio=$(awk -v m="$MBIT" -v r="$2" 'BEGIN { if (m > 0) printf "%.1f", r / m; else print "inf" }')
+	echo "$1: $MBIT Mbit/s through the tunnel, $2 Mbit/s on the plain underlay: 1/$ratio (floor 1/$div)"
+	awk -v m="$MBIT" -v r="$2" -v d="$div" 'BEGIN { exit !(m > 0 && m * d >= r) }' ||
+		fail "$1: the tunnel reached $MBIT Mbit/s, below 1/$div of the underlay's $2 Mbit/s"
+}
+
 # mitm_pair A M B: A and B joined through a wgmitm relay in M, which does
 # not forward IP.  Underlay 10.0.1.1/24 (A, veth-a) -- 10.0.1.254 (M,
 # veth-ma) and 10.0.2.254 (M, veth-mb) -- 10.0.2.1/24 (B, veth-b).  wg0 as
