@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 	int fd, cpu;
 
 	if (argc < 4 || argc > 5) {
-		fprintf(stderr, "usage: wgt-preempt IFACE CPU COUNT [MAX_MS]\n");
+		fprintf(stderr, "usage: wgt-preempt IFACE CPU COUNT(0: until killed) [MAX_MS]\n");
 		return 2;
 	}
 	cpu = atoi(argv[2]);
