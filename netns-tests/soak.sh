@@ -6,8 +6,8 @@
 #   netns-tests/soak.sh N SUITE:FLAVOR...      (make soak REPEAT=N)
 #
 # Each run is a plain netns-tests/run.sh with its own results folder; the
-# table (cases as rows: passes, failures, skips out of N, and the runs that
-# failed) goes to stdout and to $RESULTS_DIR/soak-TIME/table.txt.  Exits
+# table (cases as rows: passes, failures, skips and known failures out of
+# N, and the runs that failed) goes to stdout and to $RESULTS_DIR/soak-TIME/table.txt.  Exits
 # non-zero when any case failed in any run.
 set -e -o pipefail
 export LC_ALL=C
@@ -42,28 +42,32 @@ done
 
 # One row per case: the KTAP result lines of every run, numbers dropped.
 {
-	printf '%-60s %5s %5s %5s  %s\n' case pass fail skip "failed in runs"
+	printf '%-60s %5s %5s %5s %5s  %s\n' case pass fail skip todo "failed in runs"
 	for i in $(seq 1 "$n"); do
 		sed -n 's/^\(not ok\|ok\) [0-9]* \(.*\)$/\1\t\2/p' "$out/run-$i.out" |
 			sed 's/ # not run:.*//' | awk -v r="$i" -F '\t' '{ print r "\t" $0 }'
 	done | awk -F '\t' -v n="$n" '
 		{
 			c = $3; s = ""
-			if (c ~ / # SKIP/) { s = "skip"; sub(/ # SKIP.*/, "", c) }
+			if (c ~ / # SKIP/) s = "skip"
+			if (c ~ / # TODO/) s = "todo"
 			sub(/ # .*/, "", c)
 			if (!(c in seen)) { seen[c] = 1; order[++k] = c }
-			if ($2 == "not ok") { fail[c]++; runs[c] = runs[c] " " $1 }
+			if (s == "todo") todo[c]++
+			else if ($2 == "not ok") { fail[c]++; runs[c] = runs[c] " " $1 }
 			else if (s == "skip") skip[c]++
 			else pass[c]++
 		}
 		END {
 			for (i = 1; i <= k; i++) {
 				c = order[i]
-				printf "%-60s %5d %5d %5d %s\n", c, pass[c], fail[c], skip[c], runs[c]
+				printf "%-60s %5d %5d %5d %5d %s\n", c, pass[c], fail[c], skip[c], todo[c], runs[c]
 				if (fail[c]) bad++
 			}
 			printf "%d cases, %d runs, %d cases failed at least once\n", k, n, bad
 		}'
 	echo "time: $(($(date +%s) - start)) s; runs in $out"
 } | tee "$out/table.txt"
-! grep -q '^not ok' "$out"/run-*.out
+# Known failures (# TODO: a kernel without the fix a case names) do not
+# fail the soak; every other failure does.
+! grep -h '^not ok' "$out"/run-*.out | grep -qv ' # TODO'
