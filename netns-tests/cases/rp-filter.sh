@@ -3,6 +3,7 @@
 # but whose inner source is not in b's allowed-ips on a, counting it in
 # wg0's rx_frame_errors; also when the source lies in b's /24 but a more
 # specific prefix belongs to another peer.  Allowing the source lets it in.
+# A dropped packet still updates the sender's endpoint.
 # timeout: 90
 . "$(dirname "$0")/../lib.sh"
 
@@ -41,6 +42,14 @@ accepted "source added to b's allowed-ips"
 keypair
 wg_peer a wg0 "$PUB_B" allowed-ips 192.168.241.0/24,fd00:241::/64
 wg_peer a wg0 "$PUB" allowed-ips 192.168.241.22/32,fd00:241::22/128
+# b moves to another port first: a still learns the new endpoint from the
+# packets it drops, since they were authenticated (upstream's netns.sh
+# checks the same).
+on b wg set wg0 listen-port 9997
 rejected "source in b's /24 but another peer holds its /32"
+ep=$(endpoint a wg0 "$PUB_B")
+[ "$ep" = 10.0.0.2:9997 ] ||
+	fail "a's endpoint for b is $ep after b moved to port 9997: the packets a dropped did not update it"
+pass "the endpoint is learned from the authenticated packets the filter drops ($ep)"
 on a wg set wg0 peer "$PUB" remove
 accepted "that peer removed"
