@@ -354,6 +354,30 @@ mbit_floor() {
 		fail "$1: the tunnel reached $MBIT Mbit/s, below 1/$div of the underlay's $2 Mbit/s"
 }
 
+# set_mtu MTU: wg0's MTU in a and b.
+set_mtu() {
+	ip -n "$ns_prefix-a" link set wg0 mtu "$1"
+	ip -n "$ns_prefix-b" link set wg0 mtu "$1"
+}
+
+# outer_fragments: on wg_pair a b, a wg0 MTU of 1500 and then of 34736
+# (upstream's big MTU) over the 1500-byte underlay: WireGuard's 60 or 80
+# bytes push the encapsulated packets past the underlay's MTU, so they
+# must be fragmented and reassembled outside the tunnel.  Unfragmentable
+# inner pings of the full MTU pass both ways, and TCP moves data.
+outer_fragments() {
+	local big=$((34816 - 1500 + 1420))
+	set_mtu 1500
+	ping_all a 3 -W 3 -M do -s 1472 192.168.241.2
+	ping_all b 3 -W 3 -M do -s 1452 fd00:241::1
+	set_mtu $big
+	ping_all a 3 -W 5 -M do -s $((big - 28)) 192.168.241.2
+	ping_all b 3 -W 5 -M do -s $((big - 48)) fd00:241::1
+	iperf_tcp a b 192.168.241.2 2
+	mbit_positive
+	pass "wg0 MTU 1500 and $big over a 1500-byte IPv${OUTER:-4} underlay: outer fragmentation works ($MBIT Mbit/s TCP)"
+}
+
 # mitm_pair A M B: A and B joined through a wgmitm relay in M, which does
 # not forward IP.  Underlay 10.0.1.1/24 (A, veth-a) -- 10.0.1.254 (M,
 # veth-ma) and 10.0.2.254 (M, veth-mb) -- 10.0.2.1/24 (B, veth-b).  wg0 as
