@@ -1,7 +1,7 @@
 #!/bin/sh
 # Packets staged before the interface has a private key are sent once it
 # gets one (upstream "wireguard: netlink: send staged packets when setting
-# initial private key", in 6.1 since 6.1.36): a's wg0 is up with b as its
+# initial private key", present in Debian's 6.1.192): a's wg0 is up with b as its
 # peer but no key, a ping to b is staged and nothing leaves a; setting a's
 # key starts the handshake and the staged echo request reaches b, so that
 # very ping is answered.
