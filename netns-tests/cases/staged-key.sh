@@ -1,10 +1,10 @@
 #!/bin/sh
 # Packets staged before the interface has a private key are sent once it
 # gets one (upstream "wireguard: netlink: send staged packets when setting
-# initial private key", present in Debian's 6.1.192): a's wg0 is up with b as its
-# peer but no key, a ping to b is staged and nothing leaves a; setting a's
-# key starts the handshake and the staged echo request reaches b, so that
-# very ping is answered.
+# initial private key", present in Debian's 6.1.192): a's wg0 is up with b
+# as its peer but no key, a ping to b is staged and nothing leaves a;
+# setting a's key starts the handshake and the staged echo request reaches
+# b, so that very ping is answered.
 # timeout: 60
 . "$(dirname "$0")/../lib.sh"
 
