@@ -4,7 +4,7 @@
 # interface; whichever b sends to, a answers from it, so b's endpoint for a
 # stays exactly what b set.  The source is sticky, but not too sticky: when
 # a's address goes away, a's next packets come from another one and b
-# follows.
+# follows, over v4 and over v6.
 # timeout: 90
 . "$(dirname "$0")/../lib.sh"
 
@@ -36,3 +36,15 @@ ping_all a 2 -W 5 192.168.241.2
 	fail "after a lost 10.0.0.3, b's endpoint is $(endpoint b wg0 "$PUB_A"), expected 10.0.0.1:51820"
 ping_all b 2 -W 3 192.168.241.1
 pass "a's source moves on when its address goes away, and b follows"
+
+# The same over v6: b talks to fd00::3, a's replies stick to it, and when
+# a loses fd00::3 its next packets come from fd00::1.
+wg_peer b wg0 "$PUB_A" endpoint "[fd00::3]:51820"
+ping_all b 2 -W 5 192.168.241.1
+[ "$(endpoint b wg0 "$PUB_A")" = "[fd00::3]:51820" ] ||
+	fail "b set [fd00::3]:51820 for a, but after a's replies it is $(endpoint b wg0 "$PUB_A")"
+ip -n "$(nsname a)" addr del fd00::3/64 dev veth-a
+ping_all a 2 -W 5 192.168.241.2
+[ "$(endpoint b wg0 "$PUB_A")" = "[fd00::1]:51820" ] ||
+	fail "after a lost fd00::3, b's endpoint is $(endpoint b wg0 "$PUB_A"), expected [fd00::1]:51820"
+pass "over v6 too: the source moves on when its address goes away, and b follows"
