@@ -223,6 +223,14 @@ wg_pair() {
 	wg_tunnel "$a" "$b" "$ep_a" "$ep_b"
 }
 
+# wg_pair6 A B: wg_pair A B on an IPv6-only underlay (endpoints on
+# fd00::1-2, the v4 underlay addresses removed).
+wg_pair6() {
+	OUTER=6 wg_pair "$1" "$2"
+	ip -n "$ns_prefix-$1" addr del 10.0.0.1/24 dev "veth-$1"
+	ip -n "$ns_prefix-$2" addr del 10.0.0.2/24 dev "veth-$2"
+}
+
 # endpoint NS IFACE PEER: the endpoint IFACE in NS has for PEER.
 endpoint() {
 	ip netns exec "$ns_prefix-$1" /usr/bin/wg show "$2" endpoints |

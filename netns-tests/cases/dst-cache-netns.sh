@@ -11,9 +11,7 @@
 
 ns_add a
 ns_add b
-OUTER=6 wg_pair a b
-ip -n "$(nsname a)" addr del 10.0.0.1/24 dev veth-a
-ip -n "$(nsname b)" addr del 10.0.0.2/24 dev veth-b
+wg_pair6 a b
 ip -n "$(nsname a)" -6 route add default dev veth-a via fd00::2
 ip -n "$(nsname b)" -6 route add default dev veth-b via fd00::1
 ping_all a 1 -W 5 fd00:241::2

@@ -9,9 +9,7 @@ SECS=2
 
 ns_add a
 ns_add b
-OUTER=6 wg_pair a b
-ip -n "$(nsname a)" addr del 10.0.0.1/24 dev veth-a
-ip -n "$(nsname b)" addr del 10.0.0.2/24 dev veth-b
+wg_pair6 a b
 
 ping_all a 1 -W 5 192.168.241.2
 [ "$(endpoint b wg0 "$PUB_A")" = "[fd00::1]:51820" ] || fail "b's endpoint for a is $(endpoint b wg0 "$PUB_A")"

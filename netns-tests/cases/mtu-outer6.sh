@@ -9,9 +9,7 @@
 
 ns_add a
 ns_add b
-OUTER=6 wg_pair a b
-ip -n "$(nsname a)" addr del 10.0.0.1/24 dev veth-a
-ip -n "$(nsname b)" addr del 10.0.0.2/24 dev veth-b
+wg_pair6 a b
 ping_all a 1 -W 5 192.168.241.2
 [ "$(endpoint a wg0 "$PUB_B")" = "[fd00::2]:51821" ] ||
 	fail "a's endpoint for b is $(endpoint a wg0 "$PUB_B"), not on the v6 underlay"
