@@ -255,16 +255,19 @@ emit() { printf '%s\n' "$*" | tee -a "$ktap"; }
 
 n=0 passed=0 failed=0 skipped=0 known=0
 
-# known_failure FLAVOR CASE: when netns case CASE names the kernel fix it
-# needs ('# fixed-by: SUBJECT', the fix's patch subject) and FLAVOR's
-# kernel does not carry it (kernel/build.sh lists its patches in
-# FLAVOR/patches), print why its failure is a known one.
+# case_fix CASE: the kernel fix netns case CASE names in its '# fixed-by:
+# SUBJECT' line (the fix's patch subject), or nothing.  carries_fix FLAVOR
+# SUBJECT: FLAVOR's kernel has that patch (kernel/build.sh lists its
+# patches in FLAVOR/patches).
+case_fix() { sed -n 's/^# fixed-by: //p' "$top/netns-tests/cases/$1.sh" 2> /dev/null || true; }
+carries_fix() { grep -qxF -- "$2" "$(kernel_dir "$1")/patches" 2> /dev/null; }
+
+# known_failure FLAVOR CASE: when CASE names a fix FLAVOR's kernel does not
+# carry, print why its failure is a known one.
 known_failure() {
-	local f=$top/netns-tests/cases/$2.sh fix
-	[ -r "$f" ] || return 1
-	fix=$(sed -n 's/^# fixed-by: //p' "$f")
-	[ -n "$fix" ] || return 1
-	! grep -qxF -- "$fix" "$(kernel_dir "$1")/patches" 2> /dev/null || return 1
+	local fix
+	fix=$(case_fix "$2")
+	[ -n "$fix" ] && ! carries_fix "$1" "$fix" || return 1
 	echo "TODO known failure: this kernel lacks '$fix'"
 }
 
@@ -359,11 +362,12 @@ guest_timeout() {
 # kernel carries, comma-separated: the guest's wgt_fixed, with which other
 # cases hold a fixed kernel to tighter bounds (lib.sh: kernel_fixed).
 fixed_in() {
-	local f fix list=
+	local f c fix list=
 	for f in "$top"/netns-tests/cases/*.sh; do
-		fix=$(sed -n 's/^# fixed-by: //p' "$f")
-		[ -n "$fix" ] && grep -qxF -- "$fix" "$(kernel_dir "$1")/patches" 2> /dev/null || continue
-		list="$list${list:+,}$(basename "$f" .sh)"
+		c=$(basename "$f" .sh)
+		fix=$(case_fix "$c")
+		[ -n "$fix" ] && carries_fix "$1" "$fix" || continue
+		list="$list${list:+,}$c"
 	done
 	echo "$list"
 }

@@ -7,8 +7,9 @@
 #
 # Each run is a plain netns-tests/run.sh with its own results folder; the
 # table (cases as rows: passes, failures, skips and known failures out of
-# N, and the runs that failed) goes to stdout and to $RESULTS_DIR/soak-TIME/table.txt.  Exits
-# non-zero when any case failed in any run.
+# N, and the runs that failed) goes to stdout and to
+# $RESULTS_DIR/soak-TIME/table.txt.  Exits non-zero when any case failed in
+# any run (a known failure, # TODO, is not one).
 set -e -o pipefail
 export LC_ALL=C
 
