@@ -23,6 +23,11 @@ fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIP: $*"; exit 4; }
 log() { echo "+ $*" >&2; }
 pass() { echo "PASS: $*"; }
+# known_fail WHY: the check failed the way it does on every kernel known
+# so far (upstream's own test only warns there); reported as a KTAP known
+# failure (# TODO) with WHY, and a pass once a kernel gets it right.  Only
+# for that one check: any other failure of the case stays a failure.
+known_fail() { echo "TODO: $*"; exit 5; }
 
 # Namespaces are named after the case, so a leak names its owner.
 ns_prefix=wgt-$$
