@@ -19,7 +19,10 @@
 # flavors, stock for stock-modular): kbuild then recompiles only what the
 # config difference touches, not the whole kernel.  A modular flavor also
 # gets FLAVOR/modules.cpio.gz (/lib/modules with modules.dep), which
-# boot.sh appends to the guest's initramfs.
+# boot.sh appends to the guest's initramfs.  Beside the image: config,
+# patches (the subjects of the patches applied), series ("SHA256 PATH" of
+# each) and source (the tarball and its Debian package), which the results
+# report as what was tested.
 #
 # Knobs (environment): ARCH (x86_64, arm64 or arm; default x86_64),
 # CROSS_COMPILE (default aarch64-linux-gnu- for arm64, arm-linux-gnueabihf-
@@ -342,5 +345,16 @@ for p in $patch_list; do
 		exit
 	}' "$p"
 done > "$out/patches"
+# What was built, for the results (netns-tests/kcidb): the source and its
+# Debian package, and each patch applied, "SHA256 PATH", in order.
+pkg=$(dpkg-query -S "$KSRC_TARBALL" 2> /dev/null | cut -d: -f1 || true)
+{
+	echo "tarball=$KSRC_TARBALL"
+	[ -z "$pkg" ] || echo "package=$pkg $(dpkg-query -W -f='${Version}' "$pkg")"
+	echo "src_key=$src_key"
+} > "$out/source"
+for p in $patch_list; do
+	echo "$(sha256sum < "$p" | cut -c1-64) $p"
+done > "$out/series"
 echo "$key" > "$out/key"
 msg "$outname: built in $(( $(date +%s) - start )) s ($key)"
