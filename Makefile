@@ -26,6 +26,8 @@ PACKAGES := make gcc libc6-dev bc bison flex libelf-dev libssl-dev cpio \
 	xz-utils file ccache git perl kmod linux-source-6.1 busybox-static \
 	wireguard-tools iproute2 iputils-ping iperf3 wireguard-go \
 	nftables qemu-system-x86 gnuplot-nox
+# The KCIDB report every test run writes, validated (netns-tests/kcidb).
+PACKAGES += python3 python3-jsonschema
 # bench/native (native-test, fuzz, bench-native): Zinc built for userspace.
 # (llvm: llvm-symbolizer, for readable sanitizer stack traces)
 PACKAGES += clang libclang-rt-14-dev llvm libsodium-dev valgrind gnuplot-nox
@@ -163,6 +165,7 @@ endif
 test: deps image
 	$(Q)for f in $(TEST_FLAVORS); do kernel/build.sh $$f || exit 1; done
 	$(Q)native=0; $(NATIVE_CHECK) || native=1; $(BENCH_CHECK) || native=1; \
+		netns-tests/kcidb/check.sh || native=1; \
 		netns-tests/run.sh $(TEST_SUITES) && exit $$native
 
 # The suites REPEAT times, then each case's pass rate (netns-tests/soak.sh).

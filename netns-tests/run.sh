@@ -250,6 +250,18 @@ free_mb=$(df -Pm "$RESULTS_DIR" | awk 'NR == 2 { print $4 }')
 	die "disk full: ${free_mb:-0} MB free in $RESULTS_DIR (the results need at least 100 MB)"
 mkdir -p "$outdir"
 ktap=$outdir/ktap.txt
+# What the KCIDB report (netns-tests/kcidb) says about the run as a whole.
+accel=${ACCEL:-}
+[ -n "$accel" ] || [ "$arch" != x86_64 ] || accel=$("$top/guest-image/accel.sh" 2> /dev/null) || accel=
+cat > "$outdir/run.env" << EOF
+stamp=$stamp
+start_time=$(date -u +%Y-%m-%dT%H:%M:%S+00:00)
+build_dir=$BUILD_DIR
+results_dir=$RESULTS_DIR
+arch=$arch
+accel=${accel:-tcg}
+harness=$(git -C "$top" describe --always --dirty 2> /dev/null || true)
+EOF
 : > "$ktap"
 emit() { printf '%s\n' "$*" | tee -a "$ktap"; }
 
@@ -269,6 +281,24 @@ known_failure() {
 	fix=$(case_fix "$2")
 	[ -n "$fix" ] && ! carries_fix "$1" "$fix" || return 1
 	echo "TODO known failure: this kernel lacks '$fix'"
+}
+
+# Each result also goes to $outdir/cases.tsv, a line each, for the KCIDB
+# report (netns-tests/kcidb): number, ok or not ok, the KTAP name, where
+# (the test path's level), the case's own name, the directive, seconds (netns cases log them), the flavor of
+# the kernel it ran on, the guest run.  where PATH FLAVOR RUN sets the
+# path (under "wireguard.", e.g. netns or two-guest.initiator), flavor and
+# run of the next results collected.
+rec_path= rec_flavor= rec_run=
+where() { rec_path=$1 rec_flavor=$2 rec_run=$3; }
+record() {
+	local res=$1 name=$2 directive=$3 diag=$4 secs
+	secs=$(printf '%s\n' "$diag" | awk -v p="# + $name: " '
+		index($0, p) == 1 { s = substr($0, length(p) + 1); sub(/ s$/, "", s); if (s ~ /^[0-9]+$/) t = s }
+		END { print t }')
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$res" "$prefix$name" \
+		"$rec_path" "$name" "$(printf '%s' "${directive# \# }" | tr '\t' ' ')" "$secs" "$rec_flavor" "$rec_run" \
+		>> "$outdir/cases.tsv"
 }
 
 # collect FILE PREFIX EXPECTED DIED [FLAVOR]: re-emit the guest KTAP in FILE
@@ -312,6 +342,7 @@ collect() {
 				[ -z "$diag" ] || emit "$diag"
 			fi
 			emit "$res $n $prefix$name$directive"
+			record "$res" "$name" "$directive" "$diag"
 			diag=
 			;;
 		'KTAP version '* | [0-9]*..[0-9]* | '') ;;
@@ -336,6 +367,7 @@ collect() {
 		[ -z "$stray" ] || emit "$stray"
 		stray=
 		emit "not ok $n $prefix$name # not run: $died"
+		record "not ok" "$name" " # not run: $died" ""
 	done <<< "$expected"
 }
 
@@ -438,8 +470,10 @@ run_two_guest() {
 	local prefix="$a+$b: two-guest:"
 	guest_case "$run_a" "$rc_i"
 	guest_case "$run_b" "$rc_r"
+	where two-guest.initiator "$a" "$run_a"
 	collect "$outdir/$run_a.ktap" "$prefix initiator ($a): " \
 		"$(header_cases "$entries/two-guest" cases-initiator)" "$(died_msg $rc_i "$run_a")"
+	where two-guest.responder "$b" "$run_b"
 	collect "$outdir/$run_b.ktap" "$prefix responder ($b): " \
 		"$(header_cases "$entries/two-guest" cases-responder)" "$(died_msg $rc_r "$run_b")"
 }
@@ -457,8 +491,10 @@ run_interop() {
 		boot_pair interop "$run" "$a" "initiator,$ia,$ib" "$run_b" "$b" "responder,$ib"
 		guest_case "$run" "$rc_i"
 		guest_case "$run_b" "$rc_r"
+		where "interop.$a-to-$b" "$a" "$run"
 		collect "$outdir/$run.ktap" "$prefix" "$(header_cases "$entries/interop" cases)" \
 			"$(died_msg $rc_i "$run")"
+		where "interop.$a-to-$b.responder" "$b" "$run_b"
 		collect "$outdir/$run_b.ktap" "${prefix}responder: " \
 			"$(header_cases "$entries/interop" cases-responder)" "$(died_msg $rc_r "$run_b")"
 	else
@@ -468,6 +504,7 @@ run_interop() {
 		run=interop-$a-$b-$stamp
 		boot "$run" "$host" interop --args "local,$ia,$ib"
 		guest_case "$run" "$boot_rc"
+		where "interop.$a-to-$b" "$host" "$run"
 		collect "$outdir/$run.ktap" "$prefix" "$(header_cases "$entries/interop" cases)" \
 			"$(died_msg $boot_rc "$run")"
 	fi
@@ -521,6 +558,7 @@ for sf in "$@"; do
 		boot "$run" "$flavor" "$entry" "${args[@]}"
 		boot_append=
 		guest_case "$run" "$boot_rc"
+		where "$suite" "$(label "$flavor")" "$run"
 		collect "$outdir/$run.ktap" "$(label "$flavor"): $suite: " "$(cases_of "$suite" "$flavor")" \
 			"$(died_msg $boot_rc "$run")" "$([ "$suite" != netns ] || echo "$flavor")"
 		;;
@@ -528,7 +566,12 @@ for sf in "$@"; do
 done
 interop_matrix
 echo "# results: $ktap"
+# The same results as a KCIDB v5 report, validated; a report that cannot
+# be written fails the run.
+kcidb_ok=1
+kcidb=$(/usr/bin/python3 "$top/netns-tests/kcidb/kcidb.py" write "$outdir") || kcidb_ok=0
+[ $kcidb_ok = 0 ] || echo "# KCIDB: $kcidb"
 todos=
 [ $known = 0 ] || todos=", $known known failures (TODO)"
 echo "$passed passed, $failed failed, $skipped skipped$todos"
-[ $failed = 0 ] && [ $n = "$total" ]
+[ $failed = 0 ] && [ $n = "$total" ] && [ $kcidb_ok = 1 ]

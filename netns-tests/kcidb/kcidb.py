@@ -1,0 +1,230 @@
+#!/usr/bin/python3
+"""The results of one netns-tests/run.sh run as a KCIDB v5 report.
+
+    kcidb.py write OUTDIR     OUTDIR/cases.tsv and run.env -> OUTDIR/kcidb.json
+    kcidb.py validate FILE    check FILE against schema-v5.json
+
+run.sh writes cases.tsv (a result a line) and run.env (the run's stamp,
+start, architecture, accelerator, folders); each kernel folder
+(BUILD_DIR/kernel/FLAVOR) has what kernel/build.sh recorded: key, source,
+series, config.  The report holds one checkout per source tree (tarball
+plus patch series), one build per kernel, one test per KTAP result, and
+for each known failure (# TODO) an issue and its incident.  Every report
+is validated before it is written; exit 1 names the first error.
+"""
+
+import hashlib
+import json
+import os
+import re
+import sys
+
+ORIGIN = "wgt"
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def die(msg):
+    print(f"netns-tests/kcidb: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def url(path):
+    return "file://" + os.path.abspath(path)
+
+
+def read_kv(path):
+    """KEY=VALUE lines, or {} when PATH is missing."""
+    out = {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                key, sep, value = line.rstrip("\n").partition("=")
+                if sep:
+                    out[key] = value
+    except FileNotFoundError:
+        pass
+    return out
+
+
+def segment(text):
+    """One test path segment: runs of other characters become '-'."""
+    return re.sub(r"[^a-zA-Z0-9_]+", "-", text).strip("-").lower() or "x"
+
+
+def test_path(where, name):
+    """wireguard.WHERE.NAME, each ': ' of the KTAP name a level."""
+    parts = ["wireguard"] + where.split(".") + name.split(": ")
+    return ".".join(segment(p) for p in parts)
+
+
+def status_of(res, directive):
+    if res == "ok":
+        return "SKIP" if directive.startswith("SKIP") else "PASS"
+    if directive.startswith("not run"):
+        return "MISS"
+    if directive.startswith("timed out"):
+        return "ERROR"
+    return "FAIL"
+
+
+def kernel(build_dir, flavor, checkouts, builds):
+    """The build id of FLAVOR's kernel; adds its checkout and build."""
+    kdir = os.path.join(build_dir, "kernel", flavor)
+    try:
+        with open(os.path.join(kdir, "key"), encoding="utf-8") as f:
+            key = f.read().strip()
+    except FileNotFoundError:
+        die(f"no kernel key in {kdir}: was the {flavor} kernel built by kernel/build.sh?")
+    build_id = f"{ORIGIN}:{flavor}-{key}"
+    if build_id in builds:
+        return build_id
+    source = read_kv(os.path.join(kdir, "source"))
+    series = []
+    try:
+        with open(os.path.join(kdir, "series"), encoding="utf-8") as f:
+            series = [line.split(" ", 1) for line in f.read().splitlines() if line]
+    except FileNotFoundError:
+        pass
+    src_key = source.get("src_key", "unrecorded-" + key)
+    checkout_id = f"{ORIGIN}:{src_key}"
+    if checkout_id not in checkouts:
+        c = {"id": checkout_id, "origin": ORIGIN, "valid": True,
+             "tree_name": "linux-source-6.1"}
+        package = source.get("package", "")
+        what = package or source.get("tarball", "an unrecorded source tree")
+        c["comment"] = f"{what} + {len(series)} patches" if series else f"{what}, no patches"
+        if series:
+            c["patchset_files"] = [{"name": os.path.basename(p), "url": url(p)} for _, p in series]
+            hashes = "".join(h + "\n" for h, _ in series)
+            c["patchset_hash"] = hashlib.sha256(hashes.encode()).hexdigest()
+        elif "src_key" in source:
+            c["patchset_hash"] = ""
+        c["misc"] = {k: v for k, v in source.items()}
+        checkouts[checkout_id] = c
+    b = {"id": build_id, "origin": ORIGIN, "checkout_id": checkout_id,
+         "status": "PASS", "config_name": flavor,
+         "misc": {"flavor": flavor, "key": key}}
+    arch = flavor.rsplit("-", 1)[-1]
+    b["architecture"] = arch if arch in ("arm64", "arm") else "x86_64"
+    config = os.path.join(kdir, "config")
+    if os.path.exists(config):
+        b["config_url"] = url(config)
+        with open(config, encoding="utf-8", errors="replace") as f:
+            m = re.search(r'^CONFIG_CC_VERSION_TEXT="(.*)"$', f.read(), re.M)
+        if m:
+            b["compiler"] = m.group(1)
+    if os.path.exists(os.path.join(kdir, "build.log")):
+        b["log_url"] = url(os.path.join(kdir, "build.log"))
+    try:
+        with open(os.path.join(kdir, "patches"), encoding="utf-8") as f:
+            b["misc"]["patches"] = f.read().splitlines()
+    except FileNotFoundError:
+        pass
+    builds[build_id] = b
+    return build_id
+
+
+def report(outdir):
+    env = read_kv(os.path.join(outdir, "run.env"))
+    for k in ("stamp", "start_time", "build_dir", "results_dir", "arch", "accel"):
+        if k not in env:
+            die(f"{outdir}/run.env lacks {k}")
+    checkouts, builds, tests, issues, incidents = {}, {}, [], {}, []
+    try:
+        f = open(os.path.join(outdir, "cases.tsv"), encoding="utf-8")
+    except FileNotFoundError:
+        f = []
+    for line in f:
+        fields = line.rstrip("\n").split("\t")
+        if len(fields) != 9:
+            die(f"{outdir}/cases.tsv: not 9 fields: {line!r}")
+        n, res, ktap_name, where, name, directive, secs, flavor, run = fields
+        t = {"id": f"{ORIGIN}:{env['stamp']}.{n}", "origin": ORIGIN,
+             "build_id": kernel(env["build_dir"], flavor, checkouts, builds),
+             "path": test_path(where, name),
+             "status": status_of(res, directive),
+             "environment": {
+                 "comment": f"QEMU {env['accel']} guest, {env['arch']}",
+                 "misc": {"accel": env["accel"], "arch": env["arch"], "run": run,
+                          "run_start": env["start_time"]}},
+             "log_url": url(os.path.join(env["results_dir"], run, "console.log")),
+             "misc": {"ktap": f"{res} {n} {ktap_name}" + (f" # {directive}" if directive else "")}}
+        if secs:
+            t["duration"] = int(secs)
+        if env.get("harness"):
+            t["environment"]["misc"]["harness"] = env["harness"]
+        tests.append(t)
+        if res == "not ok" and directive.startswith("TODO"):
+            # A known failure: the issue it is (one per case, the same
+            # in every run), and its incident here with this run's words.
+            issue_id = f"{ORIGIN}:known.{t['path']}"
+            issues[issue_id] = {"id": issue_id, "version": 0, "origin": ORIGIN,
+                                "comment": f"known failure of {t['path']}",
+                                "culprit": {"code": True}}
+            incidents.append({"id": f"{t['id']}.known", "origin": ORIGIN,
+                              "issue_id": issue_id, "issue_version": 0,
+                              "test_id": t["id"], "present": True,
+                              "comment": directive})
+    doc = {"version": {"major": 5, "minor": 3},
+           "checkouts": list(checkouts.values()), "builds": list(builds.values()),
+           "tests": tests}
+    if issues:
+        doc["issues"] = list(issues.values())
+        doc["incidents"] = incidents
+    return doc
+
+
+def validate(doc):
+    try:
+        import jsonschema
+    except ImportError:
+        die("python3-jsonschema is missing: run 'make deps' as root")
+    with open(os.path.join(HERE, "schema-v5.json"), encoding="utf-8") as f:
+        schema = json.load(f)
+    v = jsonschema.Draft7Validator(schema, format_checker=jsonschema.FormatChecker())
+    errors = sorted(v.iter_errors(doc), key=lambda e: list(e.absolute_path))
+    if errors:
+        e = errors[0]
+        where = "/".join(str(p) for p in e.absolute_path) or "(top)"
+        die(f"not a valid KCIDB v5 report: {where}: {e.message}"
+            + (f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""))
+    # What JSON Schema cannot say: every link resolves, ids are unique.
+    for kind, link, parent in (("builds", "checkout_id", "checkouts"),
+                               ("tests", "build_id", "builds"),
+                               ("incidents", "issue_id", "issues"),
+                               ("incidents", "test_id", "tests")):
+        ids = {o["id"] for o in doc.get(parent, [])}
+        for o in doc.get(kind, []):
+            if link in o and o[link] not in ids:
+                die(f"not a valid KCIDB v5 report: {kind} {o['id']}: {link} {o[link]} is not in {parent}")
+    for kind in ("checkouts", "builds", "tests", "issues", "incidents"):
+        ids = [o["id"] for o in doc.get(kind, [])]
+        if len(ids) != len(set(ids)):
+            die(f"not a valid KCIDB v5 report: two {kind} share an id")
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in ("write", "validate"):
+        die("usage: kcidb.py write OUTDIR | kcidb.py validate FILE")
+    if sys.argv[1] == "write":
+        doc = report(sys.argv[2])
+        validate(doc)
+        out = os.path.join(sys.argv[2], "kcidb.json")
+        with open(out + ".tmp", "w", encoding="utf-8") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+        os.rename(out + ".tmp", out)
+        print(out)
+    else:
+        try:
+            with open(sys.argv[2], encoding="utf-8") as f:
+                doc = json.load(f)
+        except (OSError, ValueError) as e:
+            die(f"{sys.argv[2]}: {e}")
+        validate(doc)
+        print(f"{sys.argv[2]}: a valid KCIDB v5 report: " + ", ".join(
+            f"{len(doc.get(k, []))} {k}" for k in ("checkouts", "builds", "tests", "issues")))
+
+
+if __name__ == "__main__":
+    main()
