@@ -12,6 +12,16 @@ override ARCH := $(patsubst x86,x86_64,$(ARCH))
 
 export BUILD_DIR JOBS V CASES ACCEL ARCH
 
+# A user's series on top of each flavor's own (PATCHES=DIR, a 'series'
+# file naming git am-able patches): its kernels go to a root of their own,
+# keyed on the folder, and start from the flavor's default build.
+ifneq ($(PATCHES),)
+override PATCHES := $(abspath $(PATCHES))
+KERNEL_ROOT ?= $(BUILD_DIR)/user-kernels/$(shell printf '%s' '$(PATCHES)' | sha256sum | cut -c1-12)
+endif
+KERNEL_ROOT ?=
+export PATCHES KERNEL_ROOT
+
 FLAVORS  := $(shell kernel/build.sh --flavors)
 ARCHES   := x86_64 arm64 arm
 ifeq ($(ARCH),x86_64)
@@ -74,6 +84,13 @@ knobs: check-arch
 	$(Q)case " $(FLAVORS) " in *" $(FLAVOR) "*) ;; \
 		*) echo "make: unknown FLAVOR '$(FLAVOR)' ($(FLAVORS))" >&2; exit 2;; esac
 	$(Q)$(if $(KNOB_SUITES),netns-tests/run.sh --check $(KNOB_SUITES))
+	$(Q)p='$(PATCHES)'; [ -z "$$p" ] || { \
+		[ -d "$$p" ] || { echo "make: PATCHES=$$p is not a folder" >&2; exit 2; }; \
+		[ -r "$$p/series" ] || { echo "make: PATCHES=$$p has no series file (the patches' names, in order)" >&2; exit 2; }; \
+		for f in $$(grep -v '^[[:space:]]*\(#\|$$\)' "$$p/series"); do \
+			[ -r "$$p/$$f" ] || { echo "make: PATCHES=$$p: its series names $$f, which is not there" >&2; exit 2; }; \
+		done; \
+		[ -n "$$(grep -v '^[[:space:]]*\(#\|$$\)' "$$p/series")" ] || { echo "make: PATCHES=$$p: its series names no patch" >&2; exit 2; }; }
 	$(Q)case '$(BUILD_DIR)' in ''|/|*[[:space:]]*) \
 		echo "make: BUILD_DIR='$(BUILD_DIR)' is not a usable build folder" >&2; exit 2;; esac; \
 	if [ ! -e '$(BUILD_DIR)/$(BUILD_MARK)' ]; then \

@@ -177,7 +177,7 @@ resolve() {
 		patches=$(cd "$patches" && pwd)
 		bd=$BUILD_DIR/bench-kernels/patches-$(hash_of "$patches")
 		msg "$side: $flavor kernel from the series in $patches"
-		BUILD_DIR=$bd PATCHES=$patches nice -n 5 "$top/kernel/build.sh" "$flavor" ||
+		BUILD_DIR=$bd SERIES=$patches PATCHES= KERNEL_ROOT= nice -n 5 "$top/kernel/build.sh" "$flavor" ||
 			die "${side}_PATCHES: kernel build failed"
 		img=$bd/kernel/$flavor/bzImage
 		desc="$flavor config, series $patches ($(grep -c '^[^#]' "$patches/series") patches)"

@@ -26,11 +26,14 @@
 #
 # Knobs (environment): ARCH (x86_64, arm64 or arm; default x86_64),
 # CROSS_COMPILE (default aarch64-linux-gnu- for arm64, arm-linux-gnueabihf-
-# for arm), BUILD_DIR (default build), JOBS (default nproc), PATCHES (patch
-# directory with a 'series' file, default wg-patches for the zinc flavors),
-# FIXES (a series of kernel fixes applied last, default wg-patches/fixes
-# for the zinc flavors without PATCHES; 'none' for none), KSRC_TARBALL, V=1
-# for the full build log.
+# for arm), BUILD_DIR (default build), JOBS (default nproc), SERIES (patch
+# directory with a 'series' file replacing the flavor's own: default
+# wg-patches for the zinc flavors, none for stock), FIXES (a series of
+# kernel fixes applied next, default wg-patches/fixes for the zinc flavors
+# without SERIES; 'none' for none), PATCHES (a user's series, applied last,
+# on top of all that), KERNEL_ROOT (where FLAVOR/ goes, default
+# BUILD_DIR/kernel; a kernel in a root of its own starts from the objects
+# of the flavor's default build), KSRC_TARBALL, V=1 for the full build log.
 set -e -o pipefail
 export LC_ALL=C
 
@@ -97,7 +100,7 @@ stock-modular)
 	fragments="$fragments stock.config modular.config" seed=stock ;;
 zinc)
 	fragments="$fragments $zinc_frag"
-	patches=${PATCHES:-$top/wg-patches} ;;
+	patches=${SERIES:-$top/wg-patches} ;;
 zinc-debug | zinc-modular | zinc-nopreempt)
 	case "$flavor" in
 	zinc-debug) extra=debug.config ;;
@@ -105,7 +108,7 @@ zinc-debug | zinc-modular | zinc-nopreempt)
 	zinc-nopreempt) extra=nopreempt.config ;;
 	esac
 	fragments="$fragments $zinc_frag $extra" seed=zinc
-	patches=${PATCHES:-$top/wg-patches} ;;
+	patches=${SERIES:-$top/wg-patches} ;;
 *)
 	die "unknown flavor '$flavor' ($all_flavors)" ;;
 esac
@@ -113,7 +116,7 @@ esac
 	*-modular | *-nopreempt) die "flavor $flavor is built for x86_64 only" ;;
 	esac
 # A user may build 'stock' from their own series too (bench: BASE_PATCHES).
-case "$flavor" in stock | stock-modular) [ -z "${PATCHES:-}" ] || patches=$PATCHES ;; esac
+case "$flavor" in stock | stock-modular) [ -z "${SERIES:-}" ] || patches=$SERIES ;; esac
 
 [ -r "$KSRC_TARBALL" ] ||
 	die "$KSRC_TARBALL not found: install Debian's linux-source-6.1 (make deps)"
@@ -139,10 +142,13 @@ patch_list=
 # FIXES=DIR names another fixes series, FIXES=none leaves them out.
 fixes=${FIXES:-}
 if [ -z "$fixes" ]; then
-	case "$flavor" in zinc*) [ -n "${PATCHES:-}" ] || fixes=$top/wg-patches/fixes ;; esac
+	case "$flavor" in zinc*) [ -n "${SERIES:-}" ] || fixes=$top/wg-patches/fixes ;; esac
 fi
 [ "$fixes" != none ] || fixes=
 [ -z "$fixes" ] || patch_list="$patch_list $(series "$fixes")"
+# The user's own series, on top of everything the flavor carries.
+user=${PATCHES:-}
+[ -z "$user" ] || patch_list="$patch_list $(series "$user")"
 patch_list=$(echo $patch_list)
 
 # The content key: tarball identity, patches, fragments and this script.
@@ -157,11 +163,15 @@ key=$(
 	} | sha256sum | cut -c1-16
 )
 
-out=$BUILD_DIR/kernel/$outname
+# KERNEL_ROOT: where the kernels go (default BUILD_DIR/kernel); the
+# Makefile gives a user's kernel (PATCHES, KERNEL_TREE) a root of its own,
+# so the flavors' own builds stay cached beside it.
+kroot=${KERNEL_ROOT:-$BUILD_DIR/kernel}
+out=$kroot/$outname
 # Two runs at once (one checkout, one BUILD_DIR) build a flavor once: the
 # second waits for the first, then finds its result cached.
-mkdir -p "$BUILD_DIR/kernel"
-exec 9> "$BUILD_DIR/kernel/.$outname.lock"
+mkdir -p "$kroot"
+exec 9> "$kroot/.$outname.lock"
 if ! flock -n 9; then
 	msg "$outname: another build of it is running; waiting for it"
 	flock 9
@@ -174,7 +184,7 @@ fi
 mkdir -p "$out"
 # A kernel build needs about 1.3 GB for the tree and 0.5 GB per flavor
 # for its objects: a full disk is named as such, not as a compiler error.
-free_mb=$(df -Pm "$BUILD_DIR/kernel" | awk 'NR == 2 { print $4 }')
+free_mb=$(df -Pm "$kroot" | awk 'NR == 2 { print $4 }')
 [ "${free_mb:-0}" -ge 2500 ] ||
 	die "disk full: ${free_mb:-0} MB free in $BUILD_DIR/kernel (a kernel build needs about 2500 MB)"
 # The old image stays usable until the new one replaces it; only the key
@@ -199,7 +209,7 @@ if [ ! -e "$src/.wgt-complete" ]; then
 	mkdir -p "$src"
 	tar -xf "$KSRC_TARBALL" -C "$src" --strip-components=1
 	if [ -n "$patch_list" ]; then
-		msg "$outname: applying $(echo $patch_list | wc -w) patches from ${patches:-no series}${fixes:+ and $fixes}"
+		msg "$outname: applying $(echo $patch_list | wc -w) patches from ${patches:-no series}${fixes:+ and $fixes}${user:+, then $user}"
 		# No automatic gc: it would repack the whole tree in the
 		# background, on the build's CPUs, holding the build's lock.
 		g() {
@@ -215,7 +225,8 @@ if [ ! -e "$src/.wgt-complete" ]; then
 				> "$out/am.log" 2>&1; then
 				cat "$out/am.log" >&2
 				rm -rf "$src"
-				die "patch $(basename "$p") does not apply to linux-source-6.1"
+				where=$(sed -n 's/^error: patch failed: \(.*\)$/\1/p; s/^error: \([^ ]*\): does not exist in index$/\1 (no such file)/p' "$out/am.log" | head -n 1)
+				die "patch $p does not apply to linux-source-6.1${where:+ (at $where)}"
 			fi
 		done
 	fi
@@ -224,30 +235,71 @@ fi
 # Shared from here on: other flavors may read it while we build.
 flock -u 8
 
+# changed_files TREE: the files TREE's patch series touched (none for a
+# pristine tree, which has no git).
+changed_files() {
+	[ -d "$1/.git" ] || return 0
+	git -C "$1" diff --name-only "$(git -C "$1" rev-list --max-parents=0 HEAD)" HEAD
+}
+
+# seed_from DIR NAME: start from the objects of DIR (an earlier build of the
+# same architecture, NAME in messages).  kbuild's command and dependency
+# files name DIR's object folder and source tree: they are pointed at ours,
+# keeping every timestamp.  When DIR was built from another tree (another
+# series), each file either series touched gets DIR's tree's timestamp
+# where its content is the same and a new one where it differs, so kbuild
+# recompiles what the difference touches and nothing else.
+seed_from() {
+	local from=$1 from_src f old_obj old_src new_obj new_src
+	from_src=$BUILD_DIR/kernel/src/$(cat "$from/src-key")
+	exec 7> "$(dirname "$from")/.$(basename "$from").lock"
+	flock 7
+	msg "$outname: starting from $2's objects"
+	cp -a "$from/obj" "$obj.tmp"
+	flock -u 7
+	# kbuild writes real paths (no symlinks) into its files.
+	old_obj=$(realpath "$from/obj") old_src=$(realpath "$from_src")
+	new_obj=$(realpath -m "$obj") new_src=$(realpath "$src")
+	{ grep -rlF --exclude='*.o' --binary-files=without-match \
+		-e "$old_obj" -e "$old_src" "$obj.tmp" || true; } |
+		while read -r f; do
+			sed -i.wgt-orig -e "s|$old_obj|$new_obj|g" -e "s|$old_src|$new_src|g" "$f" &&
+				touch -r "$f.wgt-orig" "$f" && rm "$f.wgt-orig"
+		done
+	if [ "$from_src" != "$src" ]; then
+		flock 8
+		{ changed_files "$from_src"; changed_files "$src"; } | sort -u |
+			while read -r f; do
+				if [ -e "$from_src/$f" ] && [ -e "$src/$f" ] && cmp -s "$from_src/$f" "$src/$f"; then
+					touch -r "$from_src/$f" "$src/$f"
+				elif [ -e "$src/$f" ]; then
+					touch "$src/$f"
+				fi
+			done
+		flock -u 8
+	fi
+	mv "$obj.tmp" "$obj"
+}
+# seedable DIR: DIR has objects, and the tree they were built from is here.
+seedable() {
+	[ -d "$1/obj" ] && [ -r "$1/src-key" ] &&
+		[ -e "$BUILD_DIR/kernel/src/$(cat "$1/src-key")/.wgt-complete" ]
+}
+
 # The objects: this flavor's own from an earlier build of the same tree;
 # else a copy of the seed flavor's (same tree, same architecture), so the
-# build recompiles only what the config difference touches.
+# build recompiles only what the config difference touches; else, for a
+# kernel in a root of its own (a user's series), the flavor's default
+# build, so only what the user's patches touch is recompiled.
 obj=$out/obj
 if [ "$(cat "$out/src-key" 2>/dev/null)" != "$src_key" ]; then
 	rm -rf "$obj" "$out/src-key"
-	seed_out=$BUILD_DIR/kernel/${seed:-none}${outname#"$flavor"}
-	if [ -n "$seed" ] && [ "$(cat "$seed_out/src-key" 2>/dev/null)" = "$src_key" ] &&
-		[ -d "$seed_out/obj" ]; then
-		exec 7> "$BUILD_DIR/kernel/.${seed_out##*/}.lock"
-		flock 7
-		msg "$outname: starting from $seed's objects"
-		cp -a "$seed_out/obj" "$obj.tmp"
-		flock -u 7
-		# The host tools' (objtool's) dependency files name their
-		# output folder by its absolute path: point them at the copy,
-		# keeping every timestamp, or objtool is rebuilt and with it,
-		# as a prerequisite of every object, the whole kernel.
-		grep -rlF --exclude='*.o' --binary-files=without-match "$seed_out/obj" "$obj.tmp" |
-			while read -r f; do
-				sed -i.wgt-orig "s|$seed_out/obj|$obj|g" "$f" &&
-					touch -r "$f.wgt-orig" "$f" && rm "$f.wgt-orig"
-			done
-		mv "$obj.tmp" "$obj"
+	sfx=${outname#"$flavor"}
+	if [ -n "$seed" ] && [ "$(cat "$kroot/$seed$sfx/src-key" 2>/dev/null)" = "$src_key" ] &&
+		seedable "$kroot/$seed$sfx"; then
+		seed_from "$kroot/$seed$sfx" "$seed"
+	elif [ "$kroot" != "$BUILD_DIR/kernel" ] && seedable "$BUILD_DIR/kernel/$outname"; then
+		seed_from "$BUILD_DIR/kernel/$outname" "the $outname flavor's own build"
 	fi
 	echo "$src_key" > "$out/src-key"
 fi

@@ -67,11 +67,13 @@ arm64) initrd=$BUILD_DIR/initramfs-$arch.cpio.gz kimage=Image ;;
 arm) initrd=$BUILD_DIR/initramfs-$arch.cpio.gz kimage=zImage ;;
 *) die "unknown ARCH '$arch' (x86_64, arm64, arm)" ;;
 esac
+# KERNEL_ROOT (default BUILD_DIR/kernel): a user's kernels (make PATCHES=).
+kroot=${KERNEL_ROOT:-$BUILD_DIR/kernel}
 kernel_dir() {
 	if [ "$arch" = x86_64 ]; then
-		echo "$BUILD_DIR/kernel/$1"
+		echo "$kroot/$1"
 	else
-		echo "$BUILD_DIR/kernel/$1-$arch"
+		echo "$kroot/$1-$arch"
 	fi
 }
 # What a case is named after: the flavor, and a foreign architecture.
@@ -257,6 +259,7 @@ cat > "$outdir/run.env" << EOF
 stamp=$stamp
 start_time=$(date -u +%Y-%m-%dT%H:%M:%S+00:00)
 build_dir=$BUILD_DIR
+kernel_root=$kroot
 results_dir=$RESULTS_DIR
 arch=$arch
 accel=${accel:-tcg}
@@ -536,6 +539,14 @@ interop_matrix() {
 
 emit "KTAP version 1"
 emit "1..$total"
+# What was tested: each kernel's source, patch count and last patch (the
+# user's, when PATCHES= added any), from what kernel/build.sh recorded.
+for f in $(for sf in "$@"; do echo "${sf#*:}" | tr '+' '\n'; done | grep -vx go | sort -u); do
+	d=$(kernel_dir "$f")
+	src=$(sed -n 's/^package=//p' "$d/source" 2> /dev/null)
+	np=$(grep -c . "$d/patches" 2> /dev/null || true)
+	emit "# kernel $(label "$f"): ${src:-linux-source-6.1} + ${np:-0} patches$([ "${np:-0}" = 0 ] || echo ", the last: '$(tail -n 1 "$d/patches")'") (key $(cat "$d/key" 2> /dev/null || echo unknown), $d)"
+done
 for sf in "$@"; do
 	suite=${sf%%:*} flavors=${sf#*:}
 	case "$suite" in

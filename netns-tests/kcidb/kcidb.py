@@ -67,9 +67,9 @@ def status_of(res, directive):
     return "FAIL"
 
 
-def kernel(build_dir, flavor, checkouts, builds):
+def kernel(kernel_root, flavor, checkouts, builds):
     """The build id of FLAVOR's kernel; adds its checkout and build."""
-    kdir = os.path.join(build_dir, "kernel", flavor)
+    kdir = os.path.join(kernel_root, flavor)
     try:
         with open(os.path.join(kdir, "key"), encoding="utf-8") as f:
             key = f.read().strip()
@@ -140,7 +140,8 @@ def report(outdir):
             die(f"{outdir}/cases.tsv: not 9 fields: {line!r}")
         n, res, ktap_name, where, name, directive, secs, flavor, run = fields
         t = {"id": f"{ORIGIN}:{env['stamp']}.{n}", "origin": ORIGIN,
-             "build_id": kernel(env["build_dir"], flavor, checkouts, builds),
+             "build_id": kernel(env.get("kernel_root") or os.path.join(env["build_dir"], "kernel"),
+                                flavor, checkouts, builds),
              "path": test_path(where, name),
              "status": status_of(res, directive),
              "environment": {
