@@ -19,8 +19,22 @@ ifneq ($(PATCHES),)
 override PATCHES := $(abspath $(PATCHES))
 KERNEL_ROOT ?= $(BUILD_DIR)/user-kernels/$(shell printf '%s' '$(PATCHES)' | sha256sum | cut -c1-12)
 endif
+# A prebuilt image (KERNEL=IMAGE, its config beside it or KERNEL_CONFIG=FILE)
+# stands for FLAVOR, and the suites run on FLAVOR alone.
+ifneq ($(KERNEL),)
+override KERNEL := $(abspath $(KERNEL))
+KERNEL_ROOT ?= $(BUILD_DIR)/user-kernels/image-$(shell printf '%s' '$(KERNEL)' | sha256sum | cut -c1-12)
+ifneq ($(filter zinc%,$(FLAVOR)),)
+TEST_SUITES ?= zinc-selftest:$(FLAVOR) zinc-selftest-relax:$(FLAVOR) netns:$(FLAVOR) two-guest:$(FLAVOR)+$(FLAVOR)
+else
+TEST_SUITES ?= netns:$(FLAVOR) two-guest:$(FLAVOR)+$(FLAVOR)
+endif
+INTEROP_IMPLS ?= $(FLAVOR) go
+INTEROP_GO_KERNEL ?= $(FLAVOR)
+endif
 KERNEL_ROOT ?=
-export PATCHES KERNEL_ROOT
+KERNEL_CONFIG ?=
+export PATCHES KERNEL KERNEL_CONFIG KERNEL_ROOT
 
 FLAVORS  := $(shell kernel/build.sh --flavors)
 ARCHES   := x86_64 arm64 arm
@@ -84,6 +98,9 @@ knobs: check-arch
 	$(Q)case " $(FLAVORS) " in *" $(FLAVOR) "*) ;; \
 		*) echo "make: unknown FLAVOR '$(FLAVOR)' ($(FLAVORS))" >&2; exit 2;; esac
 	$(Q)$(if $(KNOB_SUITES),netns-tests/run.sh --check $(KNOB_SUITES))
+	$(Q)[ -z '$(PATCHES)' ] || [ -z '$(KERNEL)' ] || { \
+		echo "make: name your kernel with one of PATCHES=DIR or KERNEL=IMAGE, not both" >&2; exit 2; }
+	$(Q)k='$(KERNEL)'; [ -z "$$k" ] || [ -f "$$k" ] || { echo "make: KERNEL=$$k: no such kernel image" >&2; exit 2; }
 	$(Q)p='$(PATCHES)'; [ -z "$$p" ] || { \
 		[ -d "$$p" ] || { echo "make: PATCHES=$$p is not a folder" >&2; exit 2; }; \
 		[ -r "$$p/series" ] || { echo "make: PATCHES=$$p has no series file (the patches' names, in order)" >&2; exit 2; }; \

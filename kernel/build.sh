@@ -33,7 +33,9 @@
 # without SERIES; 'none' for none), PATCHES (a user's series, applied last,
 # on top of all that), KERNEL_ROOT (where FLAVOR/ goes, default
 # BUILD_DIR/kernel; a kernel in a root of its own starts from the objects
-# of the flavor's default build), KSRC_TARBALL, V=1 for the full build log.
+# of the flavor's default build), KERNEL (a prebuilt image used as it is,
+# with KERNEL_CONFIG, see install_image), KSRC_TARBALL, V=1 for the full
+# build log.
 set -e -o pipefail
 export LC_ALL=C
 
@@ -117,6 +119,68 @@ esac
 	esac
 # A user may build 'stock' from their own series too (bench: BASE_PATCHES).
 case "$flavor" in stock | stock-modular) [ -z "${SERIES:-}" ] || patches=$SERIES ;; esac
+
+# KERNEL=IMAGE: a prebuilt kernel, used as it is.  Its config (KERNEL_CONFIG,
+# else 'config' or '.config' beside it, else /boot/config-VERSION for a
+# /boot/vmlinuz-VERSION) must have what the guest and the suites need,
+# built in: every option of virtio.config and net.config, WireGuard, and
+# the init essentials below; each missing one is named.  What the flavor's
+# other fragments ask for is only reported: the cases that need it (the
+# path checks need the function profiler, zinc-selftest needs Zinc) fail.
+needed_base="BLK_DEV_INITRD RD_GZIP DEVTMPFS PROC_FS SYSFS TMPFS BINFMT_ELF BINFMT_SCRIPT TTY
+SERIAL_8250_CONSOLE UNIX98_PTYS MULTIUSER FUTEX EPOLL SHMEM SYSCTL PROC_SYSCTL INOTIFY_USER"
+install_image() {
+	local img=$1 cfg=${KERNEL_CONFIG:-} kind sym line missing= unmet= f
+	[ -r "$img" ] && [ -f "$img" ] || die "KERNEL=$img: no such kernel image"
+	kind=$(file -b "$img")
+	case "$arch:$kind" in
+	x86_64:*"Linux kernel x86 boot executable bzImage"*) ;;
+	arm64:*"Linux kernel ARM64 boot executable Image"*) ;;
+	arm:*"Linux kernel ARM boot executable zImage"*) ;;
+	*) die "KERNEL=$img is not a $arch kernel image ($imgname): file(1) says '$kind'" ;;
+	esac
+	if [ -z "$cfg" ]; then
+		for f in "$(dirname "$img")/config" "$(dirname "$img")/.config" \
+			"/boot/config-$(basename "$img" | sed -n 's/^vmlinuz-//p')"; do
+			[ -r "$f" ] && [ -f "$f" ] && { cfg=$f; break; }
+		done
+	fi
+	[ -n "$cfg" ] && [ -r "$cfg" ] ||
+		die "KERNEL=$img: no config beside it; name it with KERNEL_CONFIG=FILE"
+	grep -q '^CONFIG_' "$cfg" || die "KERNEL_CONFIG=$cfg is not a kernel config"
+	for sym in $needed_base $(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=y$/\1/p' "$cfgdir/virtio.config" "$cfgdir/net.config") WIREGUARD; do
+		grep -qx "CONFIG_$sym=y" "$cfg" ||
+			missing="$missing CONFIG_$sym ($(grep -E "^CONFIG_$sym=|^# CONFIG_$sym is not set" "$cfg" | sed 's/^# .* is not set$/n/; s/^CONFIG_[A-Z0-9_]*=//' || echo unset))"
+	done
+	[ -z "$missing" ] ||
+		die "KERNEL=$img: its config ($cfg) lacks what the guest and the suites need, built in:$missing"
+	for f in $fragments; do
+		while read -r line; do
+			case "$line" in CONFIG_*=*) ;; *) continue ;; esac
+			grep -qxF "$line" "$cfg" || unmet="$unmet ${line%%=*}"
+		done < "$cfgdir/$f"
+	done
+	[ -z "$unmet" ] ||
+		msg "$outname: note: KERNEL's config differs from the $flavor flavor's fragments in:$unmet (cases that rely on them may fail)"
+	mkdir -p "$out"
+	cp "$img" "$out/$imgname.new"
+	mv "$out/$imgname.new" "$out/$imgname"
+	cp "$cfg" "$out/config"
+	: > "$out/patches"
+	: > "$out/series"
+	printf 'image=%s\nconfig=%s\nimage_sha256=%s\n' "$(realpath "$img")" "$(realpath "$cfg")" \
+		"$(sha256sum < "$img" | cut -c1-64)" > "$out/source"
+	echo "image-$(cat "$out/$imgname" "$out/config" | sha256sum | cut -c1-16)" > "$out/key"
+	msg "$outname: the prebuilt $img ($(cat "$out/key"))"
+}
+if [ -n "${KERNEL:-}" ]; then
+	kroot=${KERNEL_ROOT:-$BUILD_DIR/kernel}
+	[ "$kroot" != "$BUILD_DIR/kernel" ] ||
+		die "KERNEL=IMAGE needs a KERNEL_ROOT of its own (make sets one), not the flavors' own folder"
+	out=$kroot/$outname
+	install_image "$KERNEL"
+	exit 0
+fi
 
 [ -r "$KSRC_TARBALL" ] ||
 	die "$KSRC_TARBALL not found: install Debian's linux-source-6.1 (make deps)"

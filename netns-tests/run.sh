@@ -543,6 +543,11 @@ emit "1..$total"
 # user's, when PATCHES= added any), from what kernel/build.sh recorded.
 for f in $(for sf in "$@"; do echo "${sf#*:}" | tr '+' '\n'; done | grep -vx go | sort -u); do
 	d=$(kernel_dir "$f")
+	img=$(sed -n 's/^image=//p' "$d/source" 2> /dev/null)
+	if [ -n "$img" ]; then
+		emit "# kernel $(label "$f"): the prebuilt $img (key $(cat "$d/key"), $d)"
+		continue
+	fi
 	src=$(sed -n 's/^package=//p' "$d/source" 2> /dev/null)
 	np=$(grep -c . "$d/patches" 2> /dev/null || true)
 	emit "# kernel $(label "$f"): ${src:-linux-source-6.1} + ${np:-0} patches$([ "${np:-0}" = 0 ] || echo ", the last: '$(tail -n 1 "$d/patches")'") (key $(cat "$d/key" 2> /dev/null || echo unknown), $d)"

@@ -85,9 +85,19 @@ def kernel(kernel_root, flavor, checkouts, builds):
             series = [line.split(" ", 1) for line in f.read().splitlines() if line]
     except FileNotFoundError:
         pass
-    src_key = source.get("src_key", "unrecorded-" + key)
+    if "image_sha256" in source:
+        # A prebuilt image (KERNEL=): its checkout is the image itself.
+        src_key = "image-" + source["image_sha256"][:16]
+    else:
+        src_key = source.get("src_key", "unrecorded-" + key)
     checkout_id = f"{ORIGIN}:{src_key}"
-    if checkout_id not in checkouts:
+    if checkout_id in checkouts:
+        pass
+    elif "image" in source:
+        checkouts[checkout_id] = {"id": checkout_id, "origin": ORIGIN, "valid": True,
+                                  "comment": f"the prebuilt image {source['image']}",
+                                  "misc": dict(source)}
+    else:
         c = {"id": checkout_id, "origin": ORIGIN, "valid": True,
              "tree_name": "linux-source-6.1"}
         package = source.get("package", "")
