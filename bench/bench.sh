@@ -177,13 +177,21 @@ resolve() {
 		patches=$(cd "$patches" && pwd)
 		bd=$BUILD_DIR/bench-kernels/patches-$(hash_of "$patches")
 		msg "$side: $flavor kernel from the series in $patches"
-		BUILD_DIR=$bd SERIES=$patches PATCHES= KERNEL_ROOT= nice -n 5 "$top/kernel/build.sh" "$flavor" ||
+		BUILD_DIR=$bd SERIES=$patches PATCHES= KERNEL= KERNEL_ROOT= nice -n 5 "$top/kernel/build.sh" "$flavor" ||
 			die "${side}_PATCHES: kernel build failed"
 		img=$bd/kernel/$flavor/bzImage
 		desc="$flavor config, series $patches ($(grep -c '^[^#]' "$patches/series") patches)"
 		: "${label:=$(basename "$patches")}"
-	else
+	elif [ "$side" = CAND ] && [ -n "${PATCHES:-}${KERNEL:-}" ]; then
+		# make's PATCHES= or KERNEL= name the candidate (make test's
+		# kernel); the base stays the flavor's own.
 		nice -n 5 "$top/kernel/build.sh" "$flavor" || die "$side: kernel build failed"
+		img=$KERNEL_ROOT/$flavor/bzImage
+		desc="$flavor flavor + ${PATCHES:+the series $PATCHES}${KERNEL:+the image $KERNEL} (key $(cat "$KERNEL_ROOT/$flavor/key"))"
+		: "${label:=$flavor+$(basename "${PATCHES:-$KERNEL}")}"
+	else
+		PATCHES= KERNEL= KERNEL_ROOT= nice -n 5 "$top/kernel/build.sh" "$flavor" ||
+			die "$side: kernel build failed"
 		img=$BUILD_DIR/kernel/$flavor/bzImage
 		desc="$flavor flavor (build key $(cat "$BUILD_DIR/kernel/$flavor/key" 2> /dev/null || echo ?))"
 		: "${label:=$flavor}"
