@@ -17,13 +17,25 @@ export BUILD_DIR JOBS V CASES ACCEL ARCH
 # keyed on the folder, and start from the flavor's default build.
 ifneq ($(PATCHES),)
 override PATCHES := $(abspath $(PATCHES))
-KERNEL_ROOT ?= $(BUILD_DIR)/user-kernels/$(shell printf '%s' '$(PATCHES)' | sha256sum | cut -c1-12)
 endif
-# A prebuilt image (KERNEL=IMAGE, its config beside it or KERNEL_CONFIG=FILE)
-# stands for FLAVOR, and the suites run on FLAVOR alone.
+# A user's tree (KERNEL_TREE=DIR, built out of tree with the flavor's
+# fragments) or a prebuilt image (KERNEL=IMAGE, its config beside it or
+# KERNEL_CONFIG=FILE) stands for FLAVOR, and the suites run on FLAVOR alone.
+# CONFIG_FRAGMENT=FILE adds the user's own fragment to any build.
+ifneq ($(KERNEL_TREE),)
+override KERNEL_TREE := $(abspath $(KERNEL_TREE))
+endif
+ifneq ($(CONFIG_FRAGMENT),)
+override CONFIG_FRAGMENT := $(abspath $(CONFIG_FRAGMENT))
+endif
 ifneq ($(KERNEL),)
 override KERNEL := $(abspath $(KERNEL))
-KERNEL_ROOT ?= $(BUILD_DIR)/user-kernels/image-$(shell printf '%s' '$(KERNEL)' | sha256sum | cut -c1-12)
+endif
+USER_KERNEL := $(strip $(PATCHES) $(KERNEL_TREE) $(KERNEL) $(CONFIG_FRAGMENT))
+ifneq ($(USER_KERNEL),)
+KERNEL_ROOT ?= $(BUILD_DIR)/user-kernels/$(shell printf '%s' '$(USER_KERNEL)' | sha256sum | cut -c1-12)
+endif
+ifneq ($(KERNEL)$(KERNEL_TREE),)
 ifneq ($(filter zinc%,$(FLAVOR)),)
 TEST_SUITES ?= zinc-selftest:$(FLAVOR) zinc-selftest-relax:$(FLAVOR) netns:$(FLAVOR) two-guest:$(FLAVOR)+$(FLAVOR)
 else
@@ -34,7 +46,9 @@ INTEROP_GO_KERNEL ?= $(FLAVOR)
 endif
 KERNEL_ROOT ?=
 KERNEL_CONFIG ?=
-export PATCHES KERNEL KERNEL_CONFIG KERNEL_ROOT
+KERNEL_TREE ?=
+CONFIG_FRAGMENT ?=
+export PATCHES KERNEL KERNEL_CONFIG KERNEL_TREE CONFIG_FRAGMENT KERNEL_ROOT
 
 FLAVORS  := $(shell kernel/build.sh --flavors)
 ARCHES   := x86_64 arm64 arm
@@ -98,9 +112,11 @@ knobs: check-arch
 	$(Q)case " $(FLAVORS) " in *" $(FLAVOR) "*) ;; \
 		*) echo "make: unknown FLAVOR '$(FLAVOR)' ($(FLAVORS))" >&2; exit 2;; esac
 	$(Q)$(if $(KNOB_SUITES),netns-tests/run.sh --check $(KNOB_SUITES))
-	$(Q)[ -z '$(PATCHES)' ] || [ -z '$(KERNEL)' ] || { \
-		echo "make: name your kernel with one of PATCHES=DIR or KERNEL=IMAGE, not both" >&2; exit 2; }
+	$(Q)[ $$(echo $(if $(PATCHES),p) $(if $(KERNEL_TREE),t) $(if $(KERNEL),k) | wc -w) -le 1 ] || { \
+		echo "make: name your kernel with one of PATCHES=DIR, KERNEL_TREE=DIR or KERNEL=IMAGE, not several" >&2; exit 2; }
 	$(Q)k='$(KERNEL)'; [ -z "$$k" ] || [ -f "$$k" ] || { echo "make: KERNEL=$$k: no such kernel image" >&2; exit 2; }
+	$(Q)t='$(KERNEL_TREE)'; [ -z "$$t" ] || [ -d "$$t" ] || { echo "make: KERNEL_TREE=$$t: no such folder" >&2; exit 2; }
+	$(Q)c='$(CONFIG_FRAGMENT)'; [ -z "$$c" ] || [ -f "$$c" ] || { echo "make: CONFIG_FRAGMENT=$$c: no such file" >&2; exit 2; }
 	$(Q)p='$(PATCHES)'; [ -z "$$p" ] || { \
 		[ -d "$$p" ] || { echo "make: PATCHES=$$p is not a folder" >&2; exit 2; }; \
 		[ -r "$$p/series" ] || { echo "make: PATCHES=$$p has no series file (the patches' names, in order)" >&2; exit 2; }; \
@@ -198,7 +214,7 @@ endif
 
 # The user's path (PATCHES=) tested with the fixtures in netns-tests/fixtures:
 # on zinc, in a full 'make test' (not when CASES or PATCHES narrow it).
-FIXTURE_CHECK := $(if $(and $(filter x86_64,$(ARCH)),$(filter zinc,$(TEST_FLAVORS)),$(if $(CASES)$(PATCHES),,y)),netns-tests/fixtures/check.sh zinc,true)
+FIXTURE_CHECK := $(if $(and $(filter x86_64,$(ARCH)),$(filter zinc,$(TEST_FLAVORS)),$(if $(CASES)$(USER_KERNEL),,y)),netns-tests/fixtures/check.sh zinc,true)
 
 test: deps image
 	$(Q)for f in $(TEST_FLAVORS); do kernel/build.sh $$f || exit 1; done

@@ -59,6 +59,8 @@ mkdir -p "$BUILD_DIR" && exec 5> "$BUILD_DIR/.wgt-in-use" && flock -s 5
 JOBS=${JOBS:-$(nproc)}
 KSRC_TARBALL=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 cfgdir=$top/kernel/config
+# frag F: the file of fragment F (kernel/config/F, or the user's own).
+frag() { case "$1" in /*) echo "$1" ;; *) echo "$cfgdir/$1" ;; esac; }
 arch=${ARCH:-x86_64}
 
 # Per architecture: the kernel's ARCH, the image, where the build goes, the
@@ -158,7 +160,7 @@ install_image() {
 		while read -r line; do
 			case "$line" in CONFIG_*=*) ;; *) continue ;; esac
 			grep -qxF "$line" "$cfg" || unmet="$unmet ${line%%=*}"
-		done < "$cfgdir/$f"
+		done < "$(frag "$f")"
 	done
 	[ -z "$unmet" ] ||
 		msg "$outname: note: KERNEL's config differs from the $flavor flavor's fragments in:$unmet (cases that rely on them may fail)"
@@ -182,10 +184,43 @@ if [ -n "${KERNEL:-}" ]; then
 	exit 0
 fi
 
-[ -r "$KSRC_TARBALL" ] ||
-	die "$KSRC_TARBALL not found: install Debian's linux-source-6.1 (make deps)"
+# KERNEL_TREE=DIR: the user's own source tree, built out of tree (O= in
+# FLAVOR/obj) with the flavor's fragments and no patches; DIR is never
+# written to.  The build is cached on the tree's commit and diff (a tree
+# without git is rebuilt each time, incrementally).
+tree=${KERNEL_TREE:-}
+if [ -n "$tree" ]; then
+	[ -z "${PATCHES:-}" ] || die "KERNEL_TREE and PATCHES: name your kernel with one of them"
+	[ -d "$tree" ] || die "KERNEL_TREE=$tree: no such folder"
+	tree=$(realpath "$tree")
+	srcarch=$karch
+	[ "$srcarch" != x86_64 ] || srcarch=x86
+	[ -r "$tree/Makefile" ] && grep -q '^VERSION = ' "$tree/Makefile" &&
+		[ -d "$tree/arch/$srcarch" ] && [ -x "$tree/scripts/kconfig/merge_config.sh" ] ||
+		die "KERNEL_TREE=$tree is not a kernel source tree (no top Makefile with VERSION, arch/$srcarch or scripts/kconfig/merge_config.sh)"
+	[ ! -e "$tree/.config" ] ||
+		die "KERNEL_TREE=$tree has a .config: it is configured in place, and kbuild refuses O= builds of it ('make mrproper' there)"
+	if git -C "$tree" rev-parse -q --verify HEAD > /dev/null 2>&1; then
+		tree_id="$(git -C "$tree" rev-parse HEAD) $(git -C "$tree" diff HEAD | sha256sum | cut -c1-16)"
+		tree_desc=$(git -C "$tree" describe --always --dirty 2> /dev/null || git -C "$tree" rev-parse --short HEAD)
+	else
+		tree_id="no git, $(date +%s%N)"
+		tree_desc="no git"
+	fi
+else
+	[ -r "$KSRC_TARBALL" ] ||
+		die "$KSRC_TARBALL not found: install Debian's linux-source-6.1 (make deps)"
+fi
+# CONFIG_FRAGMENT=FILE: the user's own fragment, merged last.
+if [ -n "${CONFIG_FRAGMENT:-}" ]; then
+	[ -r "$CONFIG_FRAGMENT" ] && [ -f "$CONFIG_FRAGMENT" ] ||
+		die "CONFIG_FRAGMENT=$CONFIG_FRAGMENT: no such file"
+	grep -q '^\(CONFIG_[A-Z0-9_]*=\|# CONFIG_[A-Z0-9_]* is not set\)' "$CONFIG_FRAGMENT" ||
+		die "CONFIG_FRAGMENT=$CONFIG_FRAGMENT has no CONFIG_ lines: not a config fragment"
+	fragments="$fragments $(realpath "$CONFIG_FRAGMENT")"
+fi
 for f in $fragments; do
-	[ -r "$cfgdir/$f" ] || die "missing config fragment kernel/config/$f"
+	[ -r "$(frag "$f")" ] || die "missing config fragment kernel/config/$f"
 done
 
 # series DIR: the patches DIR's series file names, in order.
@@ -213,16 +248,21 @@ fi
 # The user's own series, on top of everything the flavor carries.
 user=${PATCHES:-}
 [ -z "$user" ] || patch_list="$patch_list $(series "$user")"
+[ -z "$tree" ] || patch_list=
 patch_list=$(echo $patch_list)
 
 # The content key: tarball identity, patches, fragments and this script.
 key=$(
 	{
-		stat -c '%n %s %Y' "$KSRC_TARBALL"
+		if [ -n "$tree" ]; then
+			echo "tree $tree $tree_id"
+		else
+			stat -c '%n %s %Y' "$KSRC_TARBALL"
+		fi
 		echo "$flavor"
 		[ "$arch" = x86_64 ] || echo "$arch $cross"
 		for p in $patch_list; do sha256sum < "$p"; done
-		for f in $fragments; do echo "$f"; cat "$cfgdir/$f"; done
+		for f in $fragments; do echo "$f"; cat "$(frag "$f")"; done
 		cat "$0"
 	} | sha256sum | cut -c1-16
 )
@@ -259,15 +299,23 @@ rm -rf "$out/linux"
 
 # The source tree, unpacked and patched once per tarball and series, shared
 # by every flavor (and architecture) built from it.
-src_key=$(
-	{ stat -c '%n %s %Y' "$KSRC_TARBALL"; for p in $patch_list; do sha256sum < "$p"; done; } |
-		sha256sum | cut -c1-16
-)
-src=$BUILD_DIR/kernel/src/$src_key
-mkdir -p "$BUILD_DIR/kernel/src"
-exec 8> "$src.lock"
+# A user's tree is its own source: keyed on its path only, so its objects
+# are kept (and rebuilt incrementally) as it changes.
+if [ -n "$tree" ]; then
+	src=$tree
+	src_key=tree-$(echo "$tree" | sha256sum | cut -c1-16)
+	exec 8> "$kroot/.$outname.src.lock"
+else
+	src_key=$(
+		{ stat -c '%n %s %Y' "$KSRC_TARBALL"; for p in $patch_list; do sha256sum < "$p"; done; } |
+			sha256sum | cut -c1-16
+	)
+	src=$BUILD_DIR/kernel/src/$src_key
+	mkdir -p "$BUILD_DIR/kernel/src"
+	exec 8> "$src.lock"
+fi
 flock 8
-if [ ! -e "$src/.wgt-complete" ]; then
+if [ -z "$tree" ] && [ ! -e "$src/.wgt-complete" ]; then
 	msg "$outname: unpacking $(basename "$KSRC_TARBALL")"
 	rm -rf "$src"
 	mkdir -p "$src"
@@ -362,7 +410,9 @@ if [ "$(cat "$out/src-key" 2>/dev/null)" != "$src_key" ]; then
 	if [ -n "$seed" ] && [ "$(cat "$kroot/$seed$sfx/src-key" 2>/dev/null)" = "$src_key" ] &&
 		seedable "$kroot/$seed$sfx"; then
 		seed_from "$kroot/$seed$sfx" "$seed"
-	elif [ "$kroot" != "$BUILD_DIR/kernel" ] && seedable "$BUILD_DIR/kernel/$outname"; then
+	elif [ -z "$tree" ] && [ "$kroot" != "$BUILD_DIR/kernel" ] && seedable "$BUILD_DIR/kernel/$outname"; then
+		# (Never for a user's tree: seeding would set its files'
+		# timestamps, and the user's tree is not ours to touch.)
 		seed_from "$BUILD_DIR/kernel/$outname" "the $outname flavor's own build"
 	fi
 	echo "$src_key" > "$out/src-key"
@@ -395,7 +445,7 @@ for f in $fragments; do
 		esac
 		[ -n "${want[$sym]+set}" ] || order="$order $sym"
 		want[$sym]=$line
-	done < "$cfgdir/$f"
+	done < "$(frag "$f")"
 done
 missing=
 for sym in $order; do
@@ -463,12 +513,22 @@ for p in $patch_list; do
 done > "$out/patches"
 # What was built, for the results (netns-tests/kcidb): the source and its
 # Debian package, and each patch applied, "SHA256 PATH", in order.
-pkg=$(dpkg-query -S "$KSRC_TARBALL" 2> /dev/null | cut -d: -f1 || true)
-{
-	echo "tarball=$KSRC_TARBALL"
-	[ -z "$pkg" ] || echo "package=$pkg $(dpkg-query -W -f='${Version}' "$pkg")"
-	echo "src_key=$src_key"
-} > "$out/source"
+if [ -n "$tree" ]; then
+	{
+		echo "tree=$tree"
+		echo "describe=$tree_desc"
+		git -C "$tree" rev-parse -q --verify HEAD 2> /dev/null | sed 's/^/commit=/' || true
+		echo "release=$(cat "$obj/include/config/kernel.release" 2> /dev/null)"
+		echo "src_key=$src_key"
+	} > "$out/source"
+else
+	pkg=$(dpkg-query -S "$KSRC_TARBALL" 2> /dev/null | cut -d: -f1 || true)
+	{
+		echo "tarball=$KSRC_TARBALL"
+		[ -z "$pkg" ] || echo "package=$pkg $(dpkg-query -W -f='${Version}' "$pkg")"
+		echo "src_key=$src_key"
+	} > "$out/source"
+fi
 for p in $patch_list; do
 	echo "$(sha256sum < "$p" | cut -c1-64) $p"
 done > "$out/series"

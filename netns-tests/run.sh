@@ -548,6 +548,11 @@ for f in $(for sf in "$@"; do echo "${sf#*:}" | tr '+' '\n'; done | grep -vx go 
 		emit "# kernel $(label "$f"): the prebuilt $img (key $(cat "$d/key"), $d)"
 		continue
 	fi
+	t=$(sed -n 's/^tree=//p' "$d/source" 2> /dev/null)
+	if [ -n "$t" ]; then
+		emit "# kernel $(label "$f"): the tree $t at $(sed -n 's/^describe=//p' "$d/source") (key $(cat "$d/key"), $d)"
+		continue
+	fi
 	src=$(sed -n 's/^package=//p' "$d/source" 2> /dev/null)
 	np=$(grep -c . "$d/patches" 2> /dev/null || true)
 	emit "# kernel $(label "$f"): ${src:-linux-source-6.1} + ${np:-0} patches$([ "${np:-0}" = 0 ] || echo ", the last: '$(tail -n 1 "$d/patches")'") (key $(cat "$d/key" 2> /dev/null || echo unknown), $d)"

@@ -93,6 +93,15 @@ def kernel(kernel_root, flavor, checkouts, builds):
     checkout_id = f"{ORIGIN}:{src_key}"
     if checkout_id in checkouts:
         pass
+    elif "tree" in source:
+        # A user's tree (KERNEL_TREE=): its commit, as git names it.
+        c = {"id": checkout_id, "origin": ORIGIN, "valid": True,
+             "comment": f"the tree {source['tree']} at {source.get('describe', '?')}",
+             "misc": dict(source)}
+        if re.fullmatch(r"[0-9a-f]{40}", source.get("commit", "")):
+            c["git_commit_hash"] = source["commit"]
+            c["git_commit_name"] = source.get("describe", "")
+        checkouts[checkout_id] = c
     elif "image" in source:
         checkouts[checkout_id] = {"id": checkout_id, "origin": ORIGIN, "valid": True,
                                   "comment": f"the prebuilt image {source['image']}",
