@@ -512,6 +512,9 @@ echo "finished=$(date -u +%Y-%m-%dT%H:%M:%SZ)" >> "$out/meta.env"
 echo "wall_s=$(($(date +%s) - start))" >> "$out/meta.env"
 msg "all $total boots done in $((($(date +%s) - start) / 60)) min $((($(date +%s) - start) % 60)) s"
 "$top/bench/report.sh" "$out"
+# The figures and verdicts as a KCIDB report too (netns-tests/kcidb).
+/usr/bin/python3 "$top/netns-tests/kcidb/kcidb.py" bench "$out" "$KIMG_CAND" "$KIMG_BASE" > /dev/null ||
+	{ echo "$prog: writing the KCIDB report of $out failed" >&2; exit 2; }
 # The cost verdict (report.sh's last VERDICT line) is the exit status: 1 a
 # regression, 2 a measurement missing or failed.
 case "$(grep '^VERDICT:' "$out/table.txt" | tail -n 1)" in

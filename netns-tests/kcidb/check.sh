@@ -18,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 n=0 failed=0
 echo "KTAP version 1"
-echo "1..3"
+echo "1..4"
 result() {
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then
@@ -143,5 +143,35 @@ t_truncated() {
 		die "a report was written all the same"
 }
 check "a truncated result line is refused, no report written" t_truncated
+
+# 4. A bench run's figures: a test per side and measurement with its
+# number and unit, the candidate's cost metric carrying the verdict.
+t_bench() {
+	mkdir -p "$tmp/bench"
+	cat > "$tmp/bench/results.json" << 'EOF'
+{"format": "wg-harness-bench/1", "candidate": {"label": "c"}, "baseline": {"label": "b"},
+ "config": {"accel": "tcg"},
+ "summary": [{"mode": "netns", "test": "tcp-1", "unit": "Mbit/s",
+   "cand": {"n": 5, "median": 40.5, "min": 30, "max": 50}, "base": {"n": 5, "median": 41, "min": 31, "max": 52}}],
+ "cost_summary": [{"mode": "netns", "test": "cost-udp", "metric": "wg_insns", "unit": "instructions/byte",
+   "cand": {"n": 5, "median": 18.8, "min": 18.7, "max": 18.9}, "base": {"n": 5, "median": 18.3, "min": 18.2, "max": 18.4},
+   "verdict": "REGRESSION", "change": 0.026},
+  {"mode": "netns", "test": "cost-hs", "metric": "wg_insns", "unit": "instructions/handshake",
+   "cand": {"n": 5, "median": 3.2e6, "min": 3.1e6, "max": 3.3e6}, "base": {"n": 5, "median": 3.2e6, "min": 3.1e6, "max": 3.3e6},
+   "verdict": "ok", "change": 0.001}],
+ "micro_summary": []}
+EOF
+	head -c 4096 /dev/urandom > "$tmp/bench/cand.img"
+	cp "$bd/kernel/zinc/config" "$tmp/bench/"
+	/usr/bin/python3 "$kcidb" bench "$tmp/bench" "$tmp/bench/cand.img" "$bd/kernel/stock/config" > /dev/null
+	/usr/bin/python3 "$kcidb" validate "$tmp/bench/kcidb.json"
+	out=$tmp/bench
+	[ "$(q 'print(" ".join(t["path"] + ":" + t["status"] + ":" + str(t["number"]["value"]) + ":" + t["number"]["unit"] for t in d["tests"]))')" = \
+		"wireguard.bench.netns.tcp-1:DONE:40.5:Mbit/s wireguard.bench.netns.tcp-1:DONE:41:Mbit/s wireguard.bench.netns.cost-udp.wg_insns:FAIL:18.8:instructions/byte wireguard.bench.netns.cost-udp.wg_insns:DONE:18.3:instructions/byte wireguard.bench.netns.cost-hs.wg_insns:PASS:3200000.0:instructions/handshake wireguard.bench.netns.cost-hs.wg_insns:DONE:3200000.0:instructions/handshake" ] ||
+		die "bench tests: $(q 'print([(t["path"], t["status"], t["number"]) for t in d["tests"]])')"
+	[ "$(q 'print(len(d["builds"]), d["tests"][0]["build_id"] != d["tests"][1]["build_id"])')" = "2 True" ] ||
+		die "the two sides are not two builds"
+}
+check "a bench run's figures as tests with numbers and units, the regression a FAIL" t_bench
 
 [ $failed = 0 ]

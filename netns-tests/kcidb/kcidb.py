@@ -143,6 +143,84 @@ def kernel(kernel_root, flavor, checkouts, builds):
     return build_id
 
 
+def image_build(img, checkouts, builds):
+    """The build id of a kernel image that is not in a kernel/build.sh
+    folder (bench's CAND_TREE or CAND_KERNEL): named by its content."""
+    with open(img, "rb") as f:
+        sha = hashlib.sha256(f.read()).hexdigest()
+    bid = f"{ORIGIN}:image-{sha[:16]}"
+    checkouts.setdefault(bid, {"id": bid, "origin": ORIGIN, "valid": True,
+                               "comment": f"the image {os.path.abspath(img)}",
+                               "misc": {"image": os.path.abspath(img), "image_sha256": sha}})
+    builds.setdefault(bid, {"id": bid, "origin": ORIGIN, "checkout_id": bid,
+                            "status": "PASS", "misc": {"image": os.path.abspath(img)}})
+    return bid
+
+
+def bench_report(outdir, cand_img, base_img):
+    """A make bench run (results.json): per side and measurement a test
+    carrying the figure (number, unit); the cost metrics' tests on the
+    candidate carry the verdict (FAIL: a regression, PASS: none, DONE:
+    undecided or not judged, ERROR: the measurement failed)."""
+    try:
+        with open(os.path.join(outdir, "results.json"), encoding="utf-8") as f:
+            res = json.load(f)
+    except (OSError, ValueError) as e:
+        die(f"{outdir}/results.json: {e}")
+    checkouts, builds, tests = {}, {}, []
+    side_build = {}
+    for side, img in (("cand", cand_img), ("base", base_img)):
+        kdir = os.path.dirname(os.path.abspath(img))
+        if os.path.exists(os.path.join(kdir, "key")):
+            side_build[side] = kernel(os.path.dirname(kdir), os.path.basename(kdir), checkouts, builds)
+        else:
+            side_build[side] = image_build(img, checkouts, builds)
+    stamp = os.path.basename(os.path.abspath(outdir))
+    env = {"comment": f"make bench, QEMU {res['config'].get('accel', '?')} guests",
+           "misc": {"candidate": res["candidate"], "baseline": res["baseline"],
+                    "config": res["config"], "started": res.get("started", "")}}
+
+    def add(side, path, value, unit, status="DONE", misc=None):
+        t = {"id": f"{ORIGIN}:{stamp}.{len(tests) + 1}", "origin": ORIGIN,
+             "build_id": side_build[side], "path": path, "status": status,
+             "number": {"value": value, "unit": unit}, "environment": env,
+             "log_url": url(os.path.join(outdir, "table.txt"))}
+        if misc:
+            t["misc"] = misc
+        tests.append(t)
+
+    for r in res.get("summary", []):
+        for side in ("cand", "base"):
+            if r[side].get("n"):
+                add(side, f"wireguard.bench.{segment(r['mode'])}.{segment(r['test'])}",
+                    r[side]["median"], r["unit"],
+                    misc={"n": r[side]["n"], "min": r[side]["min"], "max": r[side]["max"]})
+    # report.sh's verdicts: REGRESSION, ok, undecided (no regression shown,
+    # none ruled out), not judged (a figure only), error.
+    verdict_status = {"REGRESSION": "FAIL", "ok": "PASS", "undecided": "DONE",
+                      "not judged": "DONE"}
+    for r in res.get("cost_summary", []):
+        path = f"wireguard.bench.{segment(r['mode'])}.{segment(r['test'])}.{segment(r['metric'])}"
+        for side in ("cand", "base"):
+            if not r[side].get("n"):
+                continue
+            status = "DONE"
+            misc = {"n": r[side]["n"], "min": r[side]["min"], "max": r[side]["max"]}
+            if side == "cand":
+                status = verdict_status.get(r.get("verdict", ""), "ERROR")
+                misc.update({k: r[k] for k in ("verdict", "change", "change_interval",
+                                               "min_detectable_change", "tolerance") if k in r})
+            add(side, path, r[side]["median"], r["unit"], status, misc)
+    for r in res.get("micro_summary", []):
+        side = r["kernel"]
+        if side in side_build and r.get("n"):
+            add(side, "wireguard.bench.micro." + ".".join(
+                segment(str(r[k])) for k in ("primitive", "op", "impl", "bytes")),
+                r["best_batch"]["median"], r["unit"], misc={"n": r["n"]})
+    return {"version": {"major": 5, "minor": 3}, "checkouts": list(checkouts.values()),
+            "builds": list(builds.values()), "tests": tests}
+
+
 def report(outdir):
     env = read_kv(os.path.join(outdir, "run.env"))
     for k in ("stamp", "start_time", "build_dir", "results_dir", "arch", "accel"):
@@ -224,10 +302,14 @@ def validate(doc):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("write", "validate"):
-        die("usage: kcidb.py write OUTDIR | kcidb.py validate FILE")
-    if sys.argv[1] == "write":
+    if sys.argv[1:2] == ["bench"] and len(sys.argv) == 5:
+        doc = bench_report(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif len(sys.argv) != 3 or sys.argv[1] not in ("write", "validate"):
+        die("usage: kcidb.py write OUTDIR | kcidb.py bench OUTDIR CAND_IMAGE BASE_IMAGE"
+            " | kcidb.py validate FILE")
+    elif sys.argv[1] == "write":
         doc = report(sys.argv[2])
+    if sys.argv[1] in ("write", "bench"):
         validate(doc)
         out = os.path.join(sys.argv[2], "kcidb.json")
         with open(out + ".tmp", "w", encoding="utf-8") as f:
