@@ -21,29 +21,10 @@ boot=${BENCH_CHECK_BOOT:-1}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wgt-bench-check.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-n=0 failed=0
 plan=5
 [ "$boot" = 0 ] || plan=7
-echo "KTAP version 1"
-echo "1..$plan"
-# result NAME: ok when the last check function (run in a subshell with its
-# output in $tmp/out) succeeded.
-result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n bench: $2"
-	else
-		sed 's/^/# /' "$tmp/out"
-		echo "not ok $n bench: $2"
-		failed=$((failed + 1))
-	fi
-}
-check() {
-	local name=$1 rc=0
-	shift
-	("$@") > "$tmp/out" 2>&1 || rc=$?
-	result $rc "$name"
-}
+. "$top/netns-tests/ktap-checks.sh"
+ktap_begin bench $plan
 
 stats() { awk "$(cat "$top/bench/stats.awk")"$'\n'"$1"; }
 

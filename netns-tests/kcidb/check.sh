@@ -16,25 +16,8 @@ trap 'rm -rf "$tmp"' EXIT
 /usr/bin/python3 -c 'import jsonschema' 2> /dev/null ||
 	die "python3-jsonschema is missing: run 'make deps' as root"
 
-n=0 failed=0
-echo "KTAP version 1"
-echo "1..4"
-result() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n kcidb: $2"
-	else
-		sed 's/^/# /' "$tmp/out"
-		echo "not ok $n kcidb: $2"
-		failed=$((failed + 1))
-	fi
-}
-check() {
-	local name=$1 rc=0
-	shift
-	("$@") > "$tmp/out" 2>&1 || rc=$?
-	result $rc "$name"
-}
+. "$top/netns-tests/ktap-checks.sh"
+ktap_begin kcidb 4
 
 # A made-up run: zinc with two of the tree's patches, stock without, and
 # one result of each kind run.sh records.
