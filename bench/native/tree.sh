@@ -11,7 +11,8 @@
 # up-to-date DIR is left alone.  Prints the tree to build from: DIR, or,
 # when NATIVE_TREE is set, that patched tree instead (checked, DIR
 # untouched).  run-tests.sh, fuzz.sh and bench.sh all get their tree here.
-# Knobs (environment): KSRC_TARBALL, PATCHES, NATIVE_TREE.
+# Knobs (environment): KSRC_TARBALL, SERIES (the Zinc series, as for
+# kernel/build.sh; a user's PATCHES are not applied here), NATIVE_TREE.
 set -e -o pipefail
 export LC_ALL=C
 
@@ -27,7 +28,7 @@ if [ -n "${NATIVE_TREE:-}" ]; then
 	exit 0
 fi
 KSRC_TARBALL=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-patches=${PATCHES:-$top/wg-patches}
+patches=${SERIES:-$top/wg-patches}
 [ -r "$KSRC_TARBALL" ] ||
 	die "$KSRC_TARBALL not found: install Debian's linux-source-6.1 (make deps)"
 [ -r "$patches/series" ] || die "no series file in $patches"
