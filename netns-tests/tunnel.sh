@@ -26,9 +26,11 @@ accel=$(head -n 1 "$BUILD_DIR/accel" 2> /dev/null || echo "${ACCEL:-?}")
 hs=$(sed -n 's/^# PASS: handshake: //p' "$out" | tail -n 1)
 tput=$(sed -n 's/^# throughput: //p' "$out" | tail -n 1)
 ktap=$(sed -n 's/^# results: //p' "$out")
+what=$(sed -n 's/^# kernel [^:]*: //p' "$out" | head -n 1)
 
 echo
 echo "WireGuard tunnel, $flavor kernel ${ver:+($ver) }under ${accel^^}:"
+echo "  kernel:     ${what:-?}"
 echo "  handshake:  ${hs:-NOT completed}"
 echo "  throughput: ${tput:-not measured}"
 if [ $rc = 0 ]; then
