@@ -288,10 +288,10 @@ known_failure() {
 
 # Each result also goes to $outdir/cases.tsv, a line each, for the KCIDB
 # report (netns-tests/kcidb): number, ok or not ok, the KTAP name, where
-# (the test path's level), the case's own name, the directive, seconds (netns cases log them), the flavor of
-# the kernel it ran on, the guest run.  where PATH FLAVOR RUN sets the
-# path (under "wireguard.", e.g. netns or two-guest.initiator), flavor and
-# run of the next results collected.
+# (the test path's level), the case's own name, the directive, seconds
+# (netns cases log them), the flavor of the kernel it ran on, the guest
+# run.  where PATH FLAVOR RUN sets the path (under "wireguard.", e.g. netns
+# or two-guest.initiator), flavor and run of the next results collected.
 rec_path= rec_flavor= rec_run=
 where() { rec_path=$1 rec_flavor=$2 rec_run=$3; }
 record() {
@@ -541,7 +541,16 @@ emit "KTAP version 1"
 emit "1..$total"
 # What was tested: each kernel's source, patch count and last patch (the
 # user's, when PATCHES= added any), from what kernel/build.sh recorded.
-for f in $(for sf in "$@"; do echo "${sf#*:}" | tr '+' '\n'; done | grep -vx go | sort -u); do
+kernels_of() {
+	local sf
+	for sf in "$@"; do
+		case "$sf" in
+		interop:go+go) echo "$INTEROP_GO_KERNEL" ;;
+		*) echo "${sf#*:}" | tr '+' '\n' | grep -vx go || true ;;
+		esac
+	done | sort -u
+}
+for f in $(kernels_of "$@"); do
 	d=$(kernel_dir "$f")
 	img=$(sed -n 's/^image=//p' "$d/source" 2> /dev/null)
 	if [ -n "$img" ]; then
