@@ -552,17 +552,19 @@ kernels_of() {
 }
 for f in $(kernels_of "$@"); do
 	d=$(kernel_dir "$f")
-	img=$(sed -n 's/^image=//p' "$d/source" 2> /dev/null)
+	# (A kernel built before kernel/build.sh recorded its source has
+	# none: it is named by its patch count alone.)
+	img=$(sed -n 's/^image=//p' "$d/source" 2> /dev/null || true)
 	if [ -n "$img" ]; then
 		emit "# kernel $(label "$f"): the prebuilt $img (key $(cat "$d/key"), $d)"
 		continue
 	fi
-	t=$(sed -n 's/^tree=//p' "$d/source" 2> /dev/null)
+	t=$(sed -n 's/^tree=//p' "$d/source" 2> /dev/null || true)
 	if [ -n "$t" ]; then
 		emit "# kernel $(label "$f"): the tree $t at $(sed -n 's/^describe=//p' "$d/source") (key $(cat "$d/key"), $d)"
 		continue
 	fi
-	src=$(sed -n 's/^package=//p' "$d/source" 2> /dev/null)
+	src=$(sed -n 's/^package=//p' "$d/source" 2> /dev/null || true)
 	np=$(grep -c . "$d/patches" 2> /dev/null || true)
 	emit "# kernel $(label "$f"): ${src:-linux-source-6.1} + ${np:-0} patches$([ "${np:-0}" = 0 ] || echo ", the last: '$(tail -n 1 "$d/patches")'") (key $(cat "$d/key" 2> /dev/null || echo unknown), $d)"
 done

@@ -31,6 +31,7 @@ trap '[ -z "$child" ] || kill -TERM "$child" 2> /dev/null || true; exit 130' INT
 trap '[ -z "$child" ] || kill -TERM "$child" 2> /dev/null || true; exit 143' TERM
 
 start=$(date +%s)
+exited=
 for i in $(seq 1 "$n"); do
 	echo "[soak] run $i of $n: $*" >&2
 	rc=0
@@ -39,6 +40,9 @@ for i in $(seq 1 "$n"); do
 	wait "$child" || rc=$?
 	child=
 	echo "[soak] run $i: $(tail -n 1 "$out/run-$i.out") (exit $rc)" >&2
+	# A run that failed before or beside its cases (a harness error, a
+	# report it could not write) fails the soak even with no case row.
+	[ $rc = 0 ] || exited="$exited $i"
 done
 
 # One row per case: the KTAP result lines of every run, numbers dropped.
@@ -67,8 +71,10 @@ done
 			}
 			printf "%d cases, %d runs, %d cases failed at least once\n", k, n, bad
 		}'
+	[ -z "$exited" ] || echo "runs that exited non-zero:$exited (see $out/run-N.out)"
 	echo "time: $(($(date +%s) - start)) s; runs in $out"
 } | tee "$out/table.txt"
+[ -z "$exited" ] || exit 1
 # Known failures (# TODO: a kernel without the fix a case names) do not
 # fail the soak; every other failure does.
 ! grep -h '^not ok' "$out"/run-*.out | grep -qv ' # TODO'
