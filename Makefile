@@ -15,22 +15,13 @@ export BUILD_DIR JOBS V CASES ACCEL ARCH
 # A user's series on top of each flavor's own (PATCHES=DIR, a 'series'
 # file naming git am-able patches): its kernels go to a root of their own,
 # keyed on the folder, and start from the flavor's default build.
-ifneq ($(PATCHES),)
-override PATCHES := $(abspath $(PATCHES))
-endif
 # A user's tree (KERNEL_TREE=DIR, built out of tree with the flavor's
 # fragments) or a prebuilt image (KERNEL=IMAGE, its config beside it or
 # KERNEL_CONFIG=FILE) stands for FLAVOR, and the suites run on FLAVOR alone.
-# CONFIG_FRAGMENT=FILE adds the user's own fragment to any build.
-ifneq ($(KERNEL_TREE),)
-override KERNEL_TREE := $(abspath $(KERNEL_TREE))
-endif
-ifneq ($(CONFIG_FRAGMENT),)
-override CONFIG_FRAGMENT := $(abspath $(CONFIG_FRAGMENT))
-endif
-ifneq ($(KERNEL),)
-override KERNEL := $(abspath $(KERNEL))
-endif
+# CONFIG_FRAGMENT=FILE adds the user's own fragment to any build.  Each
+# path is made absolute: the scripts run from other folders.
+$(foreach v,PATCHES KERNEL_TREE KERNEL CONFIG_FRAGMENT,\
+	$(if $($(v)),$(eval override $(v) := $(abspath $($(v))))))
 USER_KERNEL := $(strip $(PATCHES) $(KERNEL_TREE) $(KERNEL) $(CONFIG_FRAGMENT))
 ifneq ($(USER_KERNEL),)
 KERNEL_ROOT ?= $(BUILD_DIR)/user-kernels/$(shell printf '%s' '$(USER_KERNEL)' | sha256sum | cut -c1-12)
@@ -117,13 +108,7 @@ knobs: check-arch
 	$(Q)k='$(KERNEL)'; [ -z "$$k" ] || [ -f "$$k" ] || { echo "make: KERNEL=$$k: no such kernel image" >&2; exit 2; }
 	$(Q)t='$(KERNEL_TREE)'; [ -z "$$t" ] || [ -d "$$t" ] || { echo "make: KERNEL_TREE=$$t: no such folder" >&2; exit 2; }
 	$(Q)c='$(CONFIG_FRAGMENT)'; [ -z "$$c" ] || [ -f "$$c" ] || { echo "make: CONFIG_FRAGMENT=$$c: no such file" >&2; exit 2; }
-	$(Q)p='$(PATCHES)'; [ -z "$$p" ] || { \
-		[ -d "$$p" ] || { echo "make: PATCHES=$$p is not a folder" >&2; exit 2; }; \
-		[ -r "$$p/series" ] || { echo "make: PATCHES=$$p has no series file (the patches' names, in order)" >&2; exit 2; }; \
-		for f in $$(grep -v '^[[:space:]]*\(#\|$$\)' "$$p/series"); do \
-			[ -r "$$p/$$f" ] || { echo "make: PATCHES=$$p: its series names $$f, which is not there" >&2; exit 2; }; \
-		done; \
-		[ -n "$$(grep -v '^[[:space:]]*\(#\|$$\)' "$$p/series")" ] || { echo "make: PATCHES=$$p: its series names no patch" >&2; exit 2; }; }
+	$(Q)[ -z '$(PATCHES)' ] || kernel/build.sh --check-patches '$(PATCHES)' || exit 2
 	$(Q)case '$(BUILD_DIR)' in ''|/|*[[:space:]]*) \
 		echo "make: BUILD_DIR='$(BUILD_DIR)' is not a usable build folder" >&2; exit 2;; esac; \
 	if [ ! -e '$(BUILD_DIR)/$(BUILD_MARK)' ]; then \

@@ -49,6 +49,26 @@ flavor=${1:-}
 # FLAVOR or a suite's flavors against before anything is built.
 all_flavors="stock zinc zinc-debug zinc-modular zinc-nopreempt stock-modular"
 [ "$flavor" != --flavors ] || { echo "$all_flavors"; exit 0; }
+
+# series DIR: the patches DIR's series file names, in order.
+series() {
+	local dir=$1 p
+	case "$dir" in /*) ;; *) dir=$top/$dir ;; esac
+	[ -d "$dir" ] || die "$dir is not a folder"
+	[ -r "$dir/series" ] || die "no series file in $dir (the patches' names, in order)"
+	while read -r p; do
+		case "$p" in ''|'#'*) continue ;; esac
+		[ -r "$dir/$p" ] || die "series names $p but $dir/$p is missing"
+		echo "$dir/$p"
+	done < "$dir/series"
+}
+# --check-patches DIR: a user's series (make PATCHES=) is readable and
+# names at least one patch, checked by make before any build.
+if [ "$flavor" = --check-patches ]; then
+	list=$(series "${2:-}") || exit 1
+	[ -n "$list" ] || die "the series in ${2:-} names no patch"
+	exit 0
+fi
 [ -n "$flavor" ] || die "usage: $prog FLAVOR ($all_flavors)"
 
 BUILD_DIR=${BUILD_DIR:-$top/build}
@@ -223,17 +243,6 @@ for f in $fragments; do
 	[ -r "$(frag "$f")" ] || die "missing config fragment kernel/config/$f"
 done
 
-# series DIR: the patches DIR's series file names, in order.
-series() {
-	local dir=$1 p
-	case "$dir" in /*) ;; *) dir=$top/$dir ;; esac
-	[ -r "$dir/series" ] || die "no series file in $dir"
-	while read -r p; do
-		case "$p" in ''|'#'*) continue ;; esac
-		[ -r "$dir/$p" ] || die "series names $p but $dir/$p is missing"
-		echo "$dir/$p"
-	done < "$dir/series"
-}
 patch_list=
 [ -z "$patches" ] || patch_list=$(series "$patches")
 # Kernel fixes (wg-patches/fixes/) go on top: by default on the zinc
@@ -250,6 +259,9 @@ user=${PATCHES:-}
 [ -z "$user" ] || patch_list="$patch_list $(series "$user")"
 [ -z "$tree" ] || patch_list=
 patch_list=$(echo $patch_list)
+# Each patch's sha256 and path, in order: for the keys below, and what
+# FLAVOR/series records.
+patch_sums=$(for p in $patch_list; do echo "$(sha256sum < "$p" | cut -c1-64) $p"; done)
 
 # The content key: tarball identity, patches, fragments and this script.
 key=$(
@@ -261,7 +273,7 @@ key=$(
 		fi
 		echo "$flavor"
 		[ "$arch" = x86_64 ] || echo "$arch $cross"
-		for p in $patch_list; do sha256sum < "$p"; done
+		echo "$patch_sums" | cut -c1-64
 		for f in $fragments; do echo "$f"; cat "$(frag "$f")"; done
 		cat "$0"
 	} | sha256sum | cut -c1-16
@@ -290,7 +302,7 @@ mkdir -p "$out"
 # for its objects: a full disk is named as such, not as a compiler error.
 free_mb=$(df -Pm "$kroot" | awk 'NR == 2 { print $4 }')
 [ "${free_mb:-0}" -ge 2500 ] ||
-	die "disk full: ${free_mb:-0} MB free in $BUILD_DIR/kernel (a kernel build needs about 2500 MB)"
+	die "disk full: ${free_mb:-0} MB free in $kroot (a kernel build needs about 2500 MB)"
 # The old image stays usable until the new one replaces it; only the key
 # marks it stale.
 rm -f "$out/key"
@@ -307,7 +319,7 @@ if [ -n "$tree" ]; then
 	exec 8> "$kroot/.$outname.src.lock"
 else
 	src_key=$(
-		{ stat -c '%n %s %Y' "$KSRC_TARBALL"; for p in $patch_list; do sha256sum < "$p"; done; } |
+		{ stat -c '%n %s %Y' "$KSRC_TARBALL"; echo "$patch_sums" | cut -c1-64; } |
 			sha256sum | cut -c1-16
 	)
 	src=$BUILD_DIR/kernel/src/$src_key
@@ -529,8 +541,6 @@ else
 		echo "src_key=$src_key"
 	} > "$out/source"
 fi
-for p in $patch_list; do
-	echo "$(sha256sum < "$p" | cut -c1-64) $p"
-done > "$out/series"
+{ [ -z "$patch_sums" ] || echo "$patch_sums"; } > "$out/series"
 echo "$key" > "$out/key"
 msg "$outname: built in $(( $(date +%s) - start )) s ($key)"
