@@ -183,7 +183,7 @@ need_kernel() {
 	fi
 }
 
-total=0
+total=0 all_kernels=
 for sf in "$@"; do
 	suite=${sf%%:*} flavors=${sf#*:}
 	[ "$suite" != "$sf" ] || bad "'$sf' is not SUITE:FLAVOR"
@@ -204,6 +204,7 @@ for sf in "$@"; do
 		kernels="$kernels $f"
 	done
 	[ "$suite:$flavors" != interop:go+go ] || kernels=$INTEROP_GO_KERNEL
+	all_kernels="$all_kernels $kernels"
 	if [ $check_only = 0 ]; then
 		for f in $kernels; do need_kernel "$f"; done
 	fi
@@ -258,7 +259,6 @@ accel=${ACCEL:-}
 cat > "$outdir/run.env" << EOF
 stamp=$stamp
 start_time=$(date -u +%Y-%m-%dT%H:%M:%S+00:00)
-build_dir=$BUILD_DIR
 kernel_root=$kroot
 results_dir=$RESULTS_DIR
 arch=$arch
@@ -541,16 +541,7 @@ emit "KTAP version 1"
 emit "1..$total"
 # What was tested: each kernel's source, patch count and last patch (the
 # user's, when PATCHES= added any), from what kernel/build.sh recorded.
-kernels_of() {
-	local sf
-	for sf in "$@"; do
-		case "$sf" in
-		interop:go+go) echo "$INTEROP_GO_KERNEL" ;;
-		*) echo "${sf#*:}" | tr '+' '\n' | grep -vx go || true ;;
-		esac
-	done | sort -u
-}
-for f in $(kernels_of "$@"); do
+for f in $(printf '%s\n' $all_kernels | sort -u); do
 	d=$(kernel_dir "$f")
 	# (A kernel built before kernel/build.sh recorded its source has
 	# none: it is named by its patch count alone.)
