@@ -37,7 +37,7 @@ done > "$bd/kernel/zinc/series"
 cat > "$out/run.env" << EOF
 stamp=x
 start_time=2026-12-05T02:00:00+00:00
-build_dir=$bd
+kernel_root=$bd/kernel
 results_dir=$bd/results
 arch=x86_64
 accel=tcg

@@ -67,6 +67,16 @@ def status_of(res, directive):
     return "FAIL"
 
 
+def image_checkout(checkouts, misc):
+    """The checkout of a prebuilt image (misc: its 'image' path and
+    'image_sha256'): the image itself, named by its content."""
+    cid = f"{ORIGIN}:image-{misc['image_sha256'][:16]}"
+    checkouts.setdefault(cid, {"id": cid, "origin": ORIGIN, "valid": True,
+                               "comment": f"the prebuilt image {misc['image']}",
+                               "misc": dict(misc)})
+    return cid
+
+
 def kernel(kernel_root, flavor, checkouts, builds):
     """The build id of FLAVOR's kernel; adds its checkout and build."""
     kdir = os.path.join(kernel_root, flavor)
@@ -86,11 +96,10 @@ def kernel(kernel_root, flavor, checkouts, builds):
     except FileNotFoundError:
         pass
     if "image_sha256" in source:
-        # A prebuilt image (KERNEL=): its checkout is the image itself.
-        src_key = "image-" + source["image_sha256"][:16]
+        # A prebuilt image (KERNEL=).
+        checkout_id = image_checkout(checkouts, source)
     else:
-        src_key = source.get("src_key", "unrecorded-" + key)
-    checkout_id = f"{ORIGIN}:{src_key}"
+        checkout_id = f"{ORIGIN}:{source.get('src_key', 'unrecorded-' + key)}"
     if checkout_id in checkouts:
         pass
     elif "tree" in source:
@@ -102,10 +111,6 @@ def kernel(kernel_root, flavor, checkouts, builds):
             c["git_commit_hash"] = source["commit"]
             c["git_commit_name"] = source.get("describe", "")
         checkouts[checkout_id] = c
-    elif "image" in source:
-        checkouts[checkout_id] = {"id": checkout_id, "origin": ORIGIN, "valid": True,
-                                  "comment": f"the prebuilt image {source['image']}",
-                                  "misc": dict(source)}
     else:
         c = {"id": checkout_id, "origin": ORIGIN, "valid": True,
              "tree_name": "linux-source-6.1"}
@@ -118,7 +123,7 @@ def kernel(kernel_root, flavor, checkouts, builds):
             c["patchset_hash"] = hashlib.sha256(hashes.encode()).hexdigest()
         elif "src_key" in source:
             c["patchset_hash"] = ""
-        c["misc"] = {k: v for k, v in source.items()}
+        c["misc"] = dict(source)
         checkouts[checkout_id] = c
     b = {"id": build_id, "origin": ORIGIN, "checkout_id": checkout_id,
          "status": "PASS", "config_name": flavor,
@@ -148,13 +153,10 @@ def image_build(img, checkouts, builds):
     folder (bench's CAND_TREE or CAND_KERNEL): named by its content."""
     with open(img, "rb") as f:
         sha = hashlib.sha256(f.read()).hexdigest()
-    bid = f"{ORIGIN}:image-{sha[:16]}"
-    checkouts.setdefault(bid, {"id": bid, "origin": ORIGIN, "valid": True,
-                               "comment": f"the image {os.path.abspath(img)}",
-                               "misc": {"image": os.path.abspath(img), "image_sha256": sha}})
-    builds.setdefault(bid, {"id": bid, "origin": ORIGIN, "checkout_id": bid,
+    cid = image_checkout(checkouts, {"image": os.path.abspath(img), "image_sha256": sha})
+    builds.setdefault(cid, {"id": cid, "origin": ORIGIN, "checkout_id": cid,
                             "status": "PASS", "misc": {"image": os.path.abspath(img)}})
-    return bid
+    return cid
 
 
 def bench_report(outdir, cand_img, base_img):
@@ -223,7 +225,7 @@ def bench_report(outdir, cand_img, base_img):
 
 def report(outdir):
     env = read_kv(os.path.join(outdir, "run.env"))
-    for k in ("stamp", "start_time", "build_dir", "results_dir", "arch", "accel"):
+    for k in ("stamp", "start_time", "kernel_root", "results_dir", "arch", "accel"):
         if k not in env:
             die(f"{outdir}/run.env lacks {k}")
     checkouts, builds, tests, issues, incidents = {}, {}, [], {}, []
@@ -237,8 +239,7 @@ def report(outdir):
             die(f"{outdir}/cases.tsv: not 9 fields: {line!r}")
         n, res, ktap_name, where, name, directive, secs, flavor, run = fields
         t = {"id": f"{ORIGIN}:{env['stamp']}.{n}", "origin": ORIGIN,
-             "build_id": kernel(env.get("kernel_root") or os.path.join(env["build_dir"], "kernel"),
-                                flavor, checkouts, builds),
+             "build_id": kernel(env["kernel_root"], flavor, checkouts, builds),
              "path": test_path(where, name),
              "status": status_of(res, directive),
              "environment": {
