@@ -262,6 +262,10 @@ patch_list=$(echo $patch_list)
 # Each patch's sha256 and path, in order: for the keys below, and what
 # FLAVOR/series records.
 patch_sums=$(for p in $patch_list; do echo "$(sha256sum < "$p" | cut -c1-64) $p"; done)
+# The keys hash them as sha256sum prints them for stdin ("HASH  -"), a line
+# a patch and none without patches, so the trees and objects of earlier
+# builds keep their keys.
+patch_hashes=$(printf '%s\n' "$patch_sums" | sed -n 's/^\([0-9a-f]\{64\}\) .*/\1  -/p')
 
 # The content key: tarball identity, patches, fragments and this script.
 key=$(
@@ -273,7 +277,7 @@ key=$(
 		fi
 		echo "$flavor"
 		[ "$arch" = x86_64 ] || echo "$arch $cross"
-		echo "$patch_sums" | cut -c1-64
+		[ -z "$patch_hashes" ] || echo "$patch_hashes"
 		for f in $fragments; do echo "$f"; cat "$(frag "$f")"; done
 		cat "$0"
 	} | sha256sum | cut -c1-16
@@ -319,7 +323,7 @@ if [ -n "$tree" ]; then
 	exec 8> "$kroot/.$outname.src.lock"
 else
 	src_key=$(
-		{ stat -c '%n %s %Y' "$KSRC_TARBALL"; echo "$patch_sums" | cut -c1-64; } |
+		{ stat -c '%n %s %Y' "$KSRC_TARBALL"; [ -z "$patch_hashes" ] || echo "$patch_hashes"; } |
 			sha256sum | cut -c1-16
 	)
 	src=$BUILD_DIR/kernel/src/$src_key
