@@ -57,6 +57,12 @@ PACKAGES := make gcc libc6-dev bc bison flex libelf-dev libssl-dev cpio \
 	nftables qemu-system-x86 gnuplot-nox
 # The KCIDB report every test run writes, validated (netns-tests/kcidb).
 PACKAGES += python3 python3-jsonschema
+# make lava-jobs writes YAML (netns-tests/lava); make lava-check runs the
+# jobs with Debian's lava-dispatcher (lava-run, no server).
+PACKAGES += python3-yaml
+ifneq ($(filter lava-check,$(MAKECMDGOALS)),)
+PACKAGES += lava-dispatcher
+endif
 # bench/native (native-test, fuzz, bench-native): Zinc built for userspace.
 # (llvm: llvm-symbolizer, for readable sanitizer stack traces)
 PACKAGES += clang libclang-rt-14-dev llvm libsodium-dev valgrind gnuplot-nox
@@ -80,7 +86,7 @@ endif
 .DEFAULT_GOAL := all
 
 .PHONY: all knobs deps kernel image tunnel test test-matrix test-debug interop soak help clean distclean \
-	check-arch x86-only bench bench-compare bench-calibrate
+	check-arch x86-only bench bench-compare bench-calibrate lava-jobs lava-check
 
 check-arch:
 	$(Q)case " $(ARCHES) " in *" $(ARCH) "*) ;; \
@@ -99,6 +105,8 @@ test soak: KNOB_SUITES = $(TEST_SUITES)
 test-matrix: KNOB_SUITES = $(MATRIX_SUITES)
 interop: KNOB_SUITES = $(INTEROP_CELLS)
 test-debug: KNOB_SUITES = $(DEBUG_SUITES)
+lava-jobs: KNOB_SUITES = $(LAVA_SUITES)
+lava-check: KNOB_SUITES = $(LAVA_CHECK_SUITES)
 knobs: check-arch
 	$(Q)case " $(FLAVORS) " in *" $(FLAVOR) "*) ;; \
 		*) echo "make: unknown FLAVOR '$(FLAVOR)' ($(FLAVORS))" >&2; exit 2;; esac
@@ -239,6 +247,25 @@ test-debug: x86-only deps image
 	$(Q)kernel/build.sh zinc-debug
 	$(Q)TIMEOUT_SCALE=$(DEBUG_TIMEOUT_SCALE) netns-tests/run.sh $(DEBUG_SUITES)
 
+# LAVA (netns-tests/lava/README.md): a job for each suite of one guest in
+# LAVA_SUITES (two-guest and interop boot two guests: no job), for ARCH,
+# and the device they run on, in LAVA_OUT; LAVA_URL=URL names where its
+# artifacts/ folder is published.  make lava-check runs LAVA_CHECK_SUITES'
+# jobs with lava-run and compares each case with a direct run (about 30
+# minutes for zinc's netns suite both ways: not part of make test).
+LAVA_SUITES ?= $(filter-out two-guest:% interop:%,$(TEST_SUITES))
+LAVA_OUT ?= $(BUILD_DIR)/lava
+LAVA_CHECK_SUITES ?= $(if $(filter zinc%,$(FLAVOR)),zinc-selftest:$(FLAVOR)) netns:$(FLAVOR)
+LAVA_URL ?=
+export LAVA_URL
+lava-jobs: deps image
+	$(Q)for f in $(call flavors_of,$(LAVA_SUITES)); do kernel/build.sh $$f || exit 1; done
+	$(Q)netns-tests/lava/jobs.sh $(LAVA_OUT) $(LAVA_SUITES)
+
+lava-check: x86-only deps image
+	$(Q)for f in $(call flavors_of,$(LAVA_CHECK_SUITES)); do kernel/build.sh $$f || exit 1; done
+	$(Q)netns-tests/lava/check.sh $(LAVA_CHECK_SUITES)
+
 # Throughput of a candidate kernel (CAND, default zinc) against a baseline
 # (BASE, default stock), A/B interleaved, plus Zinc's in-kernel crypto
 # microbenchmark; bench/README.md explains the knobs and the verdict.
@@ -301,6 +328,11 @@ help:
 	@echo "                  suite, and the Zinc selftests on the zinc flavors"
 	@echo "  make test-debug the suite on the zinc-debug flavor (KASAN, lockdep,"
 	@echo "                  kmemleak); slow, not part of make test"
+	@echo "  make lava-jobs  LAVA job definitions for the suites of one guest"
+	@echo "                  (LAVA_SUITES=) and their QEMU device, in LAVA_OUT=$(LAVA_OUT)"
+	@echo "                  (LAVA_URL= where its artifacts are published)"
+	@echo "  make lava-check those jobs run by lava-run (Debian's lava-dispatcher, as"
+	@echo "                  root) beside a direct run: ok when every case agrees"
 	@echo "  make test ARCH=arm64, make test ARCH=arm"
 	@echo "                  the Zinc boot-time selftests on an arm64 / ARMv7+NEON"
 	@echo "                  guest (cross-built, QEMU TCG); not part of make test"

@@ -4,7 +4,7 @@
 #   guest-image/boot.sh --kernel BZIMAGE --initrd CPIO --entry NAME
 #       [--args ARGS] [--name RUN] [--timeout SECONDS] [--smp N] [--mem MB]
 #       [--append WORDS] [--qemu 'EXTRA QEMU ARGS'] [--accel kvm|tcg]
-#       [--arch x86_64|arm64|arm]
+#       [--arch x86_64|arm64|arm] [--lava FILE]
 #
 # The guest runs /tests/entry/NAME and writes its output to a virtio-serial
 # port that lands in RESULTS_DIR/RUN/verdict.log; the console goes to
@@ -16,6 +16,14 @@
 # A modular kernel (kernel/build.sh) has modules.cpio.gz beside its image:
 # the guest's initramfs is then extended with it (the kernel unpacks
 # concatenated archives), and the guest's init loads every module in it.
+#
+# --lava FILE boots nothing: it writes this boot, as a LAVA job needs it
+# (netns-tests/lava), to FILE as name=value lines: the QEMU binary and
+# options but the verdict port and the console file (LAVA reads the
+# console on QEMU's stdio) with the machine, CPU and memory apart, the
+# kernel command line with wgt_lava=1 (init
+# then repeats each result on the console), kernel, initramfs, modules and
+# timeout.
 #
 # Knobs: ACCEL (kvm or tcg; default: probe once per host boot, see accel.sh),
 # ARCH (the guest's architecture, default x86_64; --arch wins), RESULTS_DIR
@@ -37,6 +45,7 @@ BUILD_DIR=${BUILD_DIR:-$top/build}
 RESULTS_DIR=${RESULTS_DIR:-$BUILD_DIR/results}
 
 kernel= initrd= entry= args= name= timeout=300 smp=2 mem=768 append= qemu_extra=
+lava=
 accel=${ACCEL:-} arch=${ARCH:-x86_64}
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -52,6 +61,7 @@ while [ $# -gt 0 ]; do
 	--qemu) qemu_extra=$2 ;;
 	--accel) accel=$2 ;;
 	--arch) arch=$2 ;;
+	--lava) lava=$2 ;;
 	*) die "unknown argument '$1' (see the header of $prog)" ;;
 	esac
 	[ $# -ge 2 ] || die "$1 needs a value"
@@ -84,19 +94,54 @@ if [ "$arch" != x86_64 ]; then
 fi
 [ -n "$accel" ] || accel=$("$top/guest-image/accel.sh")
 case "$accel" in
-kvm) accel_args="-accel kvm -cpu host" ;;
+kvm) accel_args="-accel kvm" cpu=host ;;
 tcg)
 	# One thread per vCPU (MTTCG), except under -icount, which needs the
 	# single round-robin thread.
 	case " $qemu_extra " in
-	*" -icount "*) accel_args="-accel tcg,thread=single -cpu $cpu" ;;
-	*) accel_args="-accel tcg,thread=multi -cpu $cpu" ;;
+	*" -icount "*) accel_args="-accel tcg,thread=single" ;;
+	*) accel_args="-accel tcg,thread=multi" ;;
 	esac
 	;;
 *) die "ACCEL must be kvm or tcg, not '$accel'" ;;
 esac
 
 name=${name:-$entry-$(date +%Y%m%d-%H%M%S)-$$}
+modules=$(dirname "$kernel")/modules.cpio.gz
+[ -r "$modules" ] || modules=
+
+seed=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+# A WARN, an oops, a soft lockup (60 s: watchdog_thresh=30 fits TCG) or an
+# RCU stall ends the guest at once (kernel/config/health.config).
+cmdline="console=$console_dev panic_on_warn=1 panic=-1 oops=panic init=/init"
+cmdline="$cmdline watchdog_thresh=30 sysctl.kernel.panic_on_rcu_stall=1"
+cmdline="$cmdline wgt_entry=$entry wgt_seed=$seed wgt_smp=$smp"
+[ -z "$args" ] || cmdline="$cmdline wgt_args=$args"
+[ -z "$append" ] || cmdline="$cmdline $append"
+qemu_args="-no-reboot $accel_args -smp $smp -device virtio-rng-pci"
+
+if [ -n "$lava" ]; then
+	# (Only warnings and worse on a LAVA console, so that no kernel
+	# message splits a result line; the health check reads the whole log.)
+	cat > "$lava" <<-EOF
+	name=$name
+	entry=$entry
+	arch=$arch
+	accel=$accel
+	qemu=$qemu
+	machine=${machine#-M }
+	cpu=$cpu
+	mem=$mem
+	options=$qemu_args${qemu_extra:+ $qemu_extra}
+	cmdline=$cmdline wgt_lava=1 loglevel=4
+	kernel=$(realpath "$kernel")
+	initrd=$(realpath "$initrd")
+	modules=${modules:+$(realpath "$modules")}
+	timeout=$timeout
+	EOF
+	exit 0
+fi
+
 rundir=$RESULTS_DIR/$name
 mkdir -p "$rundir"
 console=$rundir/console.log
@@ -104,8 +149,7 @@ verdict=$rundir/verdict.log
 rm -f "$console" "$verdict"
 : > "$verdict"
 
-modules=$(dirname "$kernel")/modules.cpio.gz
-if [ -r "$modules" ]; then
+if [ -n "$modules" ]; then
 	cat "$initrd" "$modules" > "$rundir/initrd.cpio.gz"
 	initrd=$rundir/initrd.cpio.gz
 fi
@@ -123,23 +167,13 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-seed=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
-# A WARN, an oops, a soft lockup (60 s: watchdog_thresh=30 fits TCG) or an
-# RCU stall ends the guest at once (kernel/config/health.config).
-cmdline="console=$console_dev panic_on_warn=1 panic=-1 oops=panic init=/init"
-cmdline="$cmdline watchdog_thresh=30 sysctl.kernel.panic_on_rcu_stall=1"
-cmdline="$cmdline wgt_entry=$entry wgt_seed=$seed wgt_smp=$smp"
-[ -z "$args" ] || cmdline="$cmdline wgt_args=$args"
-[ -z "$append" ] || cmdline="$cmdline $append"
-
 echo "[boot] $name: ${machine:+$arch }$accel, -smp $smp, ${mem}M, timeout ${timeout}s (console: $console)" >&2
 start=$(date +%s)
 # shellcheck disable=SC2086
-$qemu $machine -nodefaults -nographic -no-reboot -display none \
-	-monitor none $accel_args -smp "$smp" -m "$mem" \
+$qemu $machine -nodefaults -nographic -display none -monitor none \
+	$qemu_args -cpu "$cpu" -m "$mem" \
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
 	-serial "file:$console" \
-	-device virtio-rng-pci \
 	-device virtio-serial-pci \
 	-chardev "file,id=verdict,path=$verdict" \
 	-device virtserialport,chardev=verdict,name=verdict \

@@ -33,6 +33,14 @@
  * looks at the log after the last line containing MARK (all of it if MARK
  * is empty or gone from the ring buffer) and at taint bits beyond TAINT
  * (default 0); prints what it found as "# " lines and exits 1 on anything.
+ *
+ * LAVA (wgt_lava=1, netns-tests/lava): there is no port, so what would go
+ * there only goes to the console, and each top-level KTAP result line of
+ * the entry is repeated on the console as "wgt-lava: RESULT NAME", RESULT
+ * one of pass, fail, skip and xfail (a TODO: a known failure), between a
+ * "wgt-lava: begin ENTRY" line and the guest's own case after the health
+ * check.  A LAVA test monitor matches those lines: its one regular
+ * expression cannot tell a KTAP directive from a plain result.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -46,6 +54,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/klog.h>
 #include <sys/mount.h>
@@ -61,6 +70,7 @@
 #define SEED_MAX 64
 
 static int console_fd = -1;
+static bool lava;
 
 static void out(int fd, const char *buf, size_t len)
 {
@@ -471,6 +481,67 @@ static int load_modules(int verdict_fd)
 	return failed;
 }
 
+/* The "wgt-lava:" line for one line of the entry's output, if a result. */
+static void lava_result(const char *line, size_t len)
+{
+	const char *p = line, *end = line + len, *name, *hash;
+	const char *result = "pass";
+	char msg[600];
+	int n;
+
+	if (len >= 7 && !strncmp(p, "not ok ", 7)) {
+		result = "fail";
+		p += 7;
+	} else if (len >= 3 && !strncmp(p, "ok ", 3)) {
+		p += 3;
+	} else {
+		return;
+	}
+	if (p == end || *p < '0' || *p > '9')
+		return;
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	if (p == end || *p != ' ')
+		return;
+	name = ++p;
+	hash = memmem(name, end - name, " # ", 3);
+	if (hash) {
+		if (end - hash >= 7 && !strncasecmp(hash + 3, "SKIP", 4))
+			result = "skip";
+		else if (end - hash >= 7 && !strncasecmp(hash + 3, "TODO", 4))
+			result = "xfail";
+		end = hash;
+	}
+	if (end == name)
+		return;
+	n = snprintf(msg, sizeof(msg), "wgt-lava: %s %.*s\n", result,
+		     (int)(end - name), name);
+	if (n > 0 && (size_t)n < sizeof(msg))
+		out(console_fd, msg, n);
+}
+
+/* Feed the entry's output to lava_result() line by line. */
+static void lava_feed(const char *buf, size_t len)
+{
+	static char line[512];
+	static size_t used;
+	static bool overflow;
+
+	for (; len; buf++, len--) {
+		if (*buf != '\n') {
+			if (used < sizeof(line))
+				line[used++] = *buf;
+			else
+				overflow = true;
+			continue;
+		}
+		if (!overflow)
+			lava_result(line, used);
+		used = 0;
+		overflow = false;
+	}
+}
+
 static int run_entry(const char *entry, int verdict_fd)
 {
 	char path[256], buf[4096];
@@ -519,6 +590,8 @@ static int run_entry(const char *entry, int verdict_fd)
 			if (n > 0) {
 				out(console_fd, buf, n);
 				out(verdict_fd, buf, n);
+				if (lava)
+					lava_feed(buf, n);
 				continue;
 			}
 			if (n < 0 && errno == EINTR)
@@ -553,8 +626,8 @@ static int run_entry(const char *entry, int verdict_fd)
 int main(int argc, char **argv)
 {
 	const char *entry = getenv("wgt_entry");
-	int verdict_fd, ret, mod_failed;
-	char line[64];
+	int verdict_fd, report_fd, ret, mod_failed;
+	char line[96];
 	bool healthy;
 
 	if (getpid() != 1) {
@@ -588,12 +661,17 @@ int main(int argc, char **argv)
 	setenv("HOME", "/tmp", 1);
 	setenv("TMPDIR", "/tmp", 1);
 
+	lava = getenv("wgt_lava") && !strcmp(getenv("wgt_lava"), "1");
 	verdict_fd = open_verdict_port();
+	/* Module and health reports: on the port, else on the console. */
+	report_fd = verdict_fd >= 0 ? verdict_fd : console_fd;
 	if (verdict_fd < 0)
-		say("init: no virtio-serial port named '%s': verdict goes nowhere\n",
+		say("init: no virtio-serial port named '%s': reports go to the console\n",
 		    VERDICT_PORT_NAME);
 	/* A module that refuses to load (a failing selftest) is ill health. */
-	mod_failed = load_modules(verdict_fd);
+	mod_failed = load_modules(report_fd);
+	if (lava)
+		say("wgt-lava: begin %s\n", entry ? entry : "(none)");
 	if (!entry) {
 		say("init: no wgt_entry= on the kernel command line\n");
 		ret = 2;
@@ -602,12 +680,20 @@ int main(int argc, char **argv)
 	}
 	/*
 	 * After the entry: the whole log since boot.  Written to the port
-	 * only (the console carries the kernel log itself).
+	 * (the console carries the kernel log itself), else the console.
 	 */
-	healthy = health_check(verdict_fd, NULL, 0) && !mod_failed;
+	healthy = health_check(report_fd, NULL, 0) && !mod_failed;
 	snprintf(line, sizeof(line), "# wgt-health: %s\n", healthy ? "ok" : "FAIL");
 	out(console_fd, line, strlen(line));
 	out(verdict_fd, line, strlen(line));
+	/*
+	 * The host's own case for the guest (netns-tests/run.sh), whose
+	 * "clean shutdown" half a LAVA monitor sees as its end string, the
+	 * kernel's restart message.
+	 */
+	if (lava)
+		say("wgt-lava: %s guest: kernel healthy, clean shutdown\n",
+		    healthy ? "pass" : "fail");
 	snprintf(line, sizeof(line), "# wgt-exit: %d\n", ret);
 	out(console_fd, line, strlen(line));
 	out(verdict_fd, line, strlen(line));

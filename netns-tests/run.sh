@@ -34,6 +34,10 @@
 # architecture under TCG: kernels from $BUILD_DIR/kernel/FLAVOR-ARCH, the
 # initramfs from $BUILD_DIR/initramfs-ARCH.cpio.gz (make image ARCH=...),
 # only the zinc-selftest suite, and every case named FLAVOR-ARCH: ...
+#
+# LAVA_BOOTS=DIR boots nothing: each suite of one guest is written as
+# DIR/SUITE-FLAVOR.boot (guest-image/boot.sh --lava, plus suite, flavor,
+# label and the case plan) for the LAVA job writer (netns-tests/lava).
 set -e -o pipefail
 export LC_ALL=C
 
@@ -417,6 +421,7 @@ boot() {
 	local run=$1 flavor=$2 entry=$3 fixed
 	shift 3
 	boot_rc=0
+	[ -z "${lava_file:-}" ] || set -- "$@" --lava "$lava_file"
 	fixed=$(fixed_in "$flavor")
 	# The guest learns which flavor it is meant to be (wgt_flavor), so a
 	# case can check the running kernel against that claim, and which
@@ -537,6 +542,42 @@ interop_matrix() {
 	done
 }
 
+# one_guest SUITE: the entry, boot_append and boot.sh arguments (boot_args)
+# of a suite of one guest.
+one_guest() {
+	entry=$1 boot_append= boot_args=()
+	[ "$1" != netns ] || [ -z "${CASES:-}" ] || boot_args=(--args "$CASES")
+	if [ "$1" = zinc-selftest-relax ]; then
+		entry=zinc-selftest boot_append=zinc.force_simd_relax=1
+	fi
+}
+
+if [ -n "${LAVA_BOOTS:-}" ]; then
+	mkdir -p "$LAVA_BOOTS"
+	for sf in "$@"; do
+		suite=${sf%%:*} flavor=${sf#*:}
+		case "$suite" in
+		two-guest | interop)
+			echo "$prog: $sf: no LAVA job (two guests on one link would need a LAVA MultiNode job)" >&2
+			continue
+			;;
+		esac
+		lava_file=$LAVA_BOOTS/$suite-$(label "$flavor").boot
+		one_guest "$suite"
+		boot "$suite-$(label "$flavor")" "$flavor" "$entry" "${boot_args[@]}"
+		[ "$boot_rc" = 0 ] || die "$sf: guest-image/boot.sh --lava failed"
+		{
+			echo "suite=$suite"
+			echo "flavor=$flavor"
+			echo "label=$(label "$flavor")"
+			echo "cases=$(cases_of "$suite" "$flavor" | tr '\n' '|')"
+		} >> "$lava_file"
+		echo "$lava_file"
+	done
+	rm -rf "$outdir"
+	exit 0
+fi
+
 emit "KTAP version 1"
 emit "1..$total"
 # What was tested: each kernel's source, patch count and last patch (the
@@ -572,13 +613,8 @@ for sf in "$@"; do
 	*)
 		flavor=$flavors
 		run=$suite-$(label "$flavor")-$stamp
-		args=()
-		[ "$suite" != netns ] || [ -z "${CASES:-}" ] || args=(--args "$CASES")
-		entry=$suite boot_append=
-		if [ "$suite" = zinc-selftest-relax ]; then
-			entry=zinc-selftest boot_append=zinc.force_simd_relax=1
-		fi
-		boot "$run" "$flavor" "$entry" "${args[@]}"
+		one_guest "$suite"
+		boot "$run" "$flavor" "$entry" "${boot_args[@]}"
 		boot_append=
 		guest_case "$run" "$boot_rc"
 		where "$suite" "$(label "$flavor")" "$run"
