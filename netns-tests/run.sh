@@ -37,7 +37,8 @@
 #
 # LAVA_BOOTS=DIR boots nothing: each suite of one guest is written as
 # DIR/SUITE-FLAVOR.boot (guest-image/boot.sh --lava, plus suite, flavor,
-# label and the case plan) for the LAVA job writer (netns-tests/lava).
+# label, what the kernel is and the case plan) for the LAVA job writer
+# (netns-tests/lava).
 set -e -o pipefail
 export LC_ALL=C
 
@@ -552,6 +553,29 @@ one_guest() {
 	fi
 }
 
+# kernel_desc FLAVOR: what was tested, from what kernel/build.sh recorded:
+# the kernel's source, patch count and last patch (the user's, when
+# PATCHES= added any), its key and folder.
+kernel_desc() {
+	local d img t src np
+	d=$(kernel_dir "$1")
+	# (A kernel built before kernel/build.sh recorded its source has
+	# none: it is named by its patch count alone.)
+	img=$(sed -n 's/^image=//p' "$d/source" 2> /dev/null || true)
+	if [ -n "$img" ]; then
+		echo "the prebuilt $img (key $(cat "$d/key"), $d)"
+		return
+	fi
+	t=$(sed -n 's/^tree=//p' "$d/source" 2> /dev/null || true)
+	if [ -n "$t" ]; then
+		echo "the tree $t at $(sed -n 's/^describe=//p' "$d/source") (key $(cat "$d/key"), $d)"
+		return
+	fi
+	src=$(sed -n 's/^package=//p' "$d/source" 2> /dev/null || true)
+	np=$(grep -c . "$d/patches" 2> /dev/null || true)
+	echo "${src:-linux-source-6.1} + ${np:-0} patches$([ "${np:-0}" = 0 ] || echo ", the last: '$(tail -n 1 "$d/patches")'") (key $(cat "$d/key" 2> /dev/null || echo unknown), $d)"
+}
+
 if [ -n "${LAVA_BOOTS:-}" ]; then
 	mkdir -p "$LAVA_BOOTS"
 	for sf in "$@"; do
@@ -570,6 +594,7 @@ if [ -n "${LAVA_BOOTS:-}" ]; then
 			echo "suite=$suite"
 			echo "flavor=$flavor"
 			echo "label=$(label "$flavor")"
+			echo "tested=$(kernel_desc "$flavor")"
 			echo "cases=$(cases_of "$suite" "$flavor" | tr '\n' '|')"
 		} >> "$lava_file"
 		echo "$lava_file"
@@ -583,22 +608,7 @@ emit "1..$total"
 # What was tested: each kernel's source, patch count and last patch (the
 # user's, when PATCHES= added any), from what kernel/build.sh recorded.
 for f in $(printf '%s\n' $all_kernels | sort -u); do
-	d=$(kernel_dir "$f")
-	# (A kernel built before kernel/build.sh recorded its source has
-	# none: it is named by its patch count alone.)
-	img=$(sed -n 's/^image=//p' "$d/source" 2> /dev/null || true)
-	if [ -n "$img" ]; then
-		emit "# kernel $(label "$f"): the prebuilt $img (key $(cat "$d/key"), $d)"
-		continue
-	fi
-	t=$(sed -n 's/^tree=//p' "$d/source" 2> /dev/null || true)
-	if [ -n "$t" ]; then
-		emit "# kernel $(label "$f"): the tree $t at $(sed -n 's/^describe=//p' "$d/source") (key $(cat "$d/key"), $d)"
-		continue
-	fi
-	src=$(sed -n 's/^package=//p' "$d/source" 2> /dev/null || true)
-	np=$(grep -c . "$d/patches" 2> /dev/null || true)
-	emit "# kernel $(label "$f"): ${src:-linux-source-6.1} + ${np:-0} patches$([ "${np:-0}" = 0 ] || echo ", the last: '$(tail -n 1 "$d/patches")'") (key $(cat "$d/key" 2> /dev/null || echo unknown), $d)"
+	emit "# kernel $(label "$f"): $(kernel_desc "$f")"
 done
 for sf in "$@"; do
 	suite=${sf%%:*} flavors=${sf#*:}

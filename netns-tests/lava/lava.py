@@ -201,6 +201,7 @@ def job(boot, kernel, initrd, base_url):
             "suite": suite,
             "flavor": boot["flavor"],
             "kernel": label,
+            "tested": boot.get("tested", ""),
             "cases": boot["cases"].rstrip("|"),
         },
         "actions": [
@@ -333,7 +334,7 @@ def cmd_compare(tsv, lava_results):
                 lava[case_id(name)] = res
     differ = 0
     width = max((len(v[0]) for v in direct.values()), default=10)
-    print(f"# {'case':<{width}}  direct  lava")
+    print(f"{'case':<{width}}  {'direct':<11}  lava")
     for key in sorted(set(direct) | set(lava), key=lambda k: direct.get(k, (k,))[0]):
         name, dres, directive = direct.get(key, (key, "-", ""))
         lres = lava.get(key, "-")
@@ -341,8 +342,8 @@ def cmd_compare(tsv, lava_results):
         if mark:
             differ += 1
         note = " (TODO)" if directive.upper().startswith("TODO") else ""
-        print(f"# {name:<{width}}  {dres + note:<6}  {lres}{mark}")
-    print(f"# {len(direct)} direct, {len(lava)} lava, {differ} differ")
+        print(f"{name:<{width}}  {dres + note:<11}  {lres}{mark}")
+    print(f"{len(direct)} direct, {len(lava)} lava, {differ} differ")
     sys.exit(1 if differ else 0)
 
 
