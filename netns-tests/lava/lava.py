@@ -14,6 +14,8 @@
         the test cases of one lava-run's log (its stdout), a line each:
         RESULT<TAB>CASE, RESULT pass, fail or skip; exit 1 when the job
         did not complete.
+    lava.py monitor CONSOLE
+        what the jobs' test monitor finds in a console log, as results does.
     lava.py compare TSV RESULTS
         the direct run's cases.tsv (netns-tests/run.sh) beside lava.py
         results' lines, a case a line; exit 1 when one differs or is
@@ -46,6 +48,7 @@ LAVA_ARCH = {"x86_64": "x86_64", "arm64": "arm64", "arm": "arm"}
 BEGIN = "wgt-lava: begin "
 PATTERN = r"wgt-lava: (?P<result>pass|fail|skip|xfail) (?P<test_case_id>[^\r\n]+)[\r\n]"
 END = "reboot: Restarting system"
+FIXUPDICT = {"xfail": "fail"}
 
 
 def die(msg):
@@ -239,7 +242,7 @@ def job(boot, kernel, initrd, base_url):
                             "start": BEGIN + boot["entry"],
                             "end": END,
                             "pattern": PATTERN,
-                            "fixupdict": {"xfail": "fail"},
+                            "fixupdict": FIXUPDICT,
                         }
                     ],
                 }
@@ -302,6 +305,16 @@ def parse_log(path):
     return results, complete
 
 
+def cmd_monitor(path):
+    """What the jobs' monitor makes of a console: its pattern and fixupdict
+    applied as LAVA applies them (netns-tests/lava/format-check.sh)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    for m in re.finditer(PATTERN, text):
+        res = FIXUPDICT.get(m.group("result"), m.group("result"))
+        print(f"{res}\t{m.group('test_case_id').strip()}")
+
+
 def cmd_results(path):
     results, complete = parse_log(path)
     for res, name in results:
@@ -350,12 +363,15 @@ def cmd_compare(tsv, lava_results):
 def main(argv):
     if len(argv) in (3, 4) and argv[0] == "jobs":
         cmd_jobs(*argv[1:])
+    elif len(argv) == 2 and argv[0] == "monitor":
+        cmd_monitor(argv[1])
     elif len(argv) == 2 and argv[0] == "results":
         cmd_results(argv[1])
     elif len(argv) == 3 and argv[0] == "compare":
         cmd_compare(argv[1], argv[2])
     else:
-        die("usage: lava.py jobs BOOTS OUT [BASE_URL] | results LOG | compare TSV RESULTS")
+        die("usage: lava.py jobs BOOTS OUT [BASE_URL] | results LOG | monitor CONSOLE"
+            " | compare TSV RESULTS")
 
 
 if __name__ == "__main__":
