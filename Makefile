@@ -223,12 +223,13 @@ soak: deps image
 	$(Q)for f in $(TEST_FLAVORS); do kernel/build.sh $$f || exit 1; done
 	$(Q)netns-tests/soak.sh $(REPEAT) $(TEST_SUITES)
 
-# The whole suite on the debug flavor (KASAN, lockdep, kmemleak): too slow
+# The whole suite on the debug flavors (KASAN, lockdep, kmemleak): too slow
 # for CI's budget, so not part of 'make test'.
 # KASAN and lockdep under TCG run several times slower: case timeouts and
 # waits in the guest stretch by this factor.
 DEBUG_TIMEOUT_SCALE ?= 4
-DEBUG_SUITES ?= zinc-selftest:zinc-debug zinc-selftest-relax:zinc-debug netns:zinc-debug two-guest:zinc-debug+zinc-debug
+DEBUG_SUITES ?= zinc-selftest:zinc-debug zinc-selftest-relax:zinc-debug netns:zinc-debug \
+	two-guest:zinc-debug+zinc-debug netns:stock-debug two-guest:stock-debug+stock-debug
 
 # Every flavor but the debug one (make test-debug) through the netns suite,
 # the Zinc flavors through their selftests too: built-in and modular,
@@ -245,7 +246,7 @@ interop: x86-only deps image
 	$(Q)netns-tests/run.sh $(INTEROP_CELLS)
 
 test-debug: x86-only deps image
-	$(Q)kernel/build.sh zinc-debug
+	$(Q)for f in $(call flavors_of,$(DEBUG_SUITES)); do kernel/build.sh $$f || exit 1; done
 	$(Q)TIMEOUT_SCALE=$(DEBUG_TIMEOUT_SCALE) netns-tests/run.sh $(DEBUG_SUITES)
 
 # LAVA (netns-tests/lava/README.md): a job for each suite of one guest in
@@ -325,10 +326,11 @@ help:
 	@echo "                  exits non-zero when a throughput regressed beyond the noise"
 	@echo "  make soak [REPEAT=10]"
 	@echo "                  TEST_SUITES REPEAT times, then every case's pass rate"
-	@echo "  make test-matrix  every flavor but zinc-debug (MATRIX_FLAVORS=): the netns"
+	@echo "  make test-matrix  every flavor but the debug ones (MATRIX_FLAVORS=): the netns"
 	@echo "                  suite, and the Zinc selftests on the zinc flavors"
-	@echo "  make test-debug the suite on the zinc-debug flavor (KASAN, lockdep,"
-	@echo "                  kmemleak); slow, not part of make test"
+	@echo "  make test-debug the suite on the zinc-debug and stock-debug flavors"
+	@echo "                  (upstream's debug.config: KASAN, lockdep, kmemleak...);"
+	@echo "                  slow, not part of make test"
 	@echo "  make lava-jobs  LAVA job definitions for the suites of one guest"
 	@echo "                  (LAVA_SUITES=) and their QEMU device, in LAVA_OUT=$(LAVA_OUT)"
 	@echo "                  (LAVA_URL= where its artifacts are published)"

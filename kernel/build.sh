@@ -3,9 +3,10 @@
 #
 #   kernel/build.sh FLAVOR
 #
-# Flavors: stock (pristine 6.1), zinc (with wg-patches/), zinc-debug (the
-# debug checks of debug.config), zinc-modular and stock-modular (WireGuard
-# and its crypto as modules, modular.config), zinc-nopreempt (PREEMPT_NONE).
+# Flavors: stock (pristine 6.1), zinc (with wg-patches/), zinc-debug and
+# stock-debug (the debug checks of debug.config), zinc-modular and
+# stock-modular (WireGuard and its crypto as modules, modular.config),
+# zinc-nopreempt (PREEMPT_NONE).
 #
 # The result is $BUILD_DIR/kernel/FLAVOR/bzImage (x86_64), or for another
 # ARCH $BUILD_DIR/kernel/FLAVOR-ARCH/Image (arm64) or .../zImage (arm).  The
@@ -16,8 +17,8 @@
 # Flavors that share a source tree (the same patch series) share one
 # unpacked tree, $BUILD_DIR/kernel/src/KEY, and a flavor built for the first
 # time starts from a copy of its sibling's objects (zinc for the other zinc
-# flavors, stock for stock-modular): kbuild then recompiles only what the
-# config difference touches, not the whole kernel.  A modular flavor also
+# flavors, stock for stock-modular and stock-debug): kbuild then recompiles
+# only what the config difference touches, not the whole kernel.  A modular flavor also
 # gets FLAVOR/modules.cpio.gz (/lib/modules with modules.dep), which
 # boot.sh appends to the guest's initramfs.  Beside the image: config,
 # patches (the subjects of the patches applied), series ("SHA256 PATH" of
@@ -47,7 +48,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 flavor=${1:-}
 # The flavors below, for the Makefile and netns-tests/run.sh to check a
 # FLAVOR or a suite's flavors against before anything is built.
-all_flavors="stock zinc zinc-debug zinc-modular zinc-nopreempt stock-modular"
+all_flavors="stock zinc zinc-debug zinc-modular zinc-nopreempt stock-modular stock-debug"
 [ "$flavor" != --flavors ] || { echo "$all_flavors"; exit 0; }
 
 # series DIR: the patches DIR's series file names, in order.
@@ -122,6 +123,8 @@ stock)
 	fragments="$fragments stock.config" ;;
 stock-modular)
 	fragments="$fragments stock.config modular.config" seed=stock ;;
+stock-debug)
+	fragments="$fragments stock.config debug.config" seed=stock ;;
 zinc)
 	fragments="$fragments $zinc_frag"
 	patches=${SERIES:-$top/wg-patches} ;;
