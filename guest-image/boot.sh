@@ -18,12 +18,11 @@
 # concatenated archives), and the guest's init loads every module in it.
 #
 # --lava FILE boots nothing: it writes this boot, as a LAVA job needs it
-# (netns-tests/lava), to FILE as name=value lines: the QEMU binary and
-# options but the verdict port and the console file (LAVA reads the
-# console on QEMU's stdio) with the machine, CPU and memory apart, the
-# kernel command line with wgt_lava=1 (init
-# then repeats each result on the console), kernel, initramfs, modules and
-# timeout.
+# (netns-tests/lava), to FILE as name=value lines: the QEMU binary and its
+# options, less the verdict port and the console file (LAVA reads the
+# console on QEMU's stdio), with the machine, CPU and memory apart; the
+# kernel command line with wgt_lava=1 (init then repeats each result on
+# the console); kernel, initramfs, modules and timeout.
 #
 # Knobs: ACCEL (kvm or tcg; default: probe once per host boot, see accel.sh),
 # ARCH (the guest's architecture, default x86_64; --arch wins), RESULTS_DIR
