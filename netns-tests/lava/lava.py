@@ -261,8 +261,9 @@ def cmd_jobs(boots, out, base_url=None):
     archs = {}
     for name in files:
         boot = read_kv(os.path.join(boots, name))
-        for key in ("suite", "label", "arch", "qemu", "options", "cmdline",
-                    "kernel", "initrd", "timeout", "entry", "cases"):
+        for key in ("suite", "label", "arch", "accel", "qemu", "machine", "cpu",
+                    "mem", "options", "cmdline", "kernel", "initrd", "timeout",
+                    "entry", "cases"):
             if key not in boot:
                 die(f"{name}: no {key}= line")
         label = boot["label"]
