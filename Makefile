@@ -253,7 +253,7 @@ test-debug: x86-only deps image
 # LAVA_SUITES (two-guest and interop boot two guests: no job), for ARCH,
 # and the device they run on, in LAVA_OUT; LAVA_URL=URL names where its
 # artifacts/ folder is published.  make lava-check runs LAVA_CHECK_SUITES'
-# jobs with lava-run and compares each case with a direct run (about 30
+# jobs with lava-run and compares each case with a direct run (about 25
 # minutes for zinc's netns suite both ways: not part of make test).
 LAVA_SUITES ?= $(filter-out two-guest:% interop:%,$(TEST_SUITES))
 LAVA_OUT ?= $(BUILD_DIR)/lava

@@ -23,7 +23,7 @@ arch=${ARCH:-x86_64}
 command -v lava-run > /dev/null ||
 	die "lava-run is missing: run 'make lava-check' as root (it installs Debian's lava-dispatcher)"
 [ "$(id -u)" = 0 ] ||
-	die "lava-run needs root (its downloads go to /var/lib/lava/dispatcher)"
+	die "lava-run runs as root only (it says: lava-run should be executed as root)"
 [ $# -gt 0 ] || set -- zinc-selftest:zinc netns:zinc
 
 work=$BUILD_DIR/lava-check/$(date +%Y%m%d-%H%M%S)-$$
