@@ -510,6 +510,51 @@ prof_count() { # prof_count FN FILE...
 		awk -v f="$f" '$1 == substr(f, 1, 30) { n += $2 } END { print n + 0 }'
 }
 
+# The function tracer, for what a count cannot tell: the order of calls on
+# one task.  Each event is "TASK-PID [CPU] FLAGS TIME: FN <-CALLER".
+# ftr_start FN...: trace these functions (each one must be traceable) into
+# a cleared buffer of FTR_KB KiB per CPU; ftr_stop: stop, keep the buffer
+# for ftr_dump; ftr_reset: no tracer, no filter, the buffer's old size.
+FTR_KB=8192
+ftr_start() {
+	local f
+	for f in "$@"; do
+		prof_traceable "$f" || fail "$f cannot be traced: the order of calls cannot be judged"
+	done
+	# "7 (expanded: 1408)" until the buffer was first used.
+	FTR_OLD_KB=$(awk '{ v = $1 } /expanded/ { v = $3; sub(/\)/, "", v) } END { print v }' \
+		$PROF_TR/buffer_size_kb)
+	echo 0 > $PROF_TR/tracing_on
+	echo nop > $PROF_TR/current_tracer
+	: > $PROF_TR/set_ftrace_filter
+	for f in "$@"; do echo "$f" >> $PROF_TR/set_ftrace_filter; done
+	echo $FTR_KB > $PROF_TR/buffer_size_kb
+	: > $PROF_TR/trace
+	echo function > $PROF_TR/current_tracer || fail "no function tracer in this kernel"
+	echo 1 > $PROF_TR/tracing_on
+}
+ftr_stop() { echo 0 > $PROF_TR/tracing_on; }
+ftr_reset() {
+	echo 0 > $PROF_TR/tracing_on 2> /dev/null || true
+	echo nop > $PROF_TR/current_tracer 2> /dev/null || true
+	echo > $PROF_TR/set_ftrace_filter 2> /dev/null || true
+	[ -z "${FTR_OLD_KB:-}" ] || echo "$FTR_OLD_KB" > $PROF_TR/buffer_size_kb 2> /dev/null || true
+	echo 1 > $PROF_TR/tracing_on 2> /dev/null || true
+}
+# ftr_lost: events the buffer dropped since ftr_start, all CPUs.
+ftr_lost() {
+	cat $PROF_TR/per_cpu/cpu*/stats | awk '/^overrun:/ { n += $2 } END { print n + 0 }'
+}
+# ftr_dump: the events, one per line: PID TASKCTX FN CALLER, where TASKCTX
+# is 1 for task context and 0 for an interrupt or softirq (the third
+# character of the flags), and CALLER has no "<-".
+ftr_dump() {
+	awk '/^#/ || NF < 6 { next }
+		{ c = $NF; sub(/^<-/, "", c); fl = $(NF - 3)
+		  t = substr($0, 1, index($0, "[") - 1); sub(/ +$/, "", t); sub(/.*-/, "", t)
+		  print t, (substr(fl, 3, 1) == "." ? 1 : 0), $(NF - 1), c }' $PROF_TR/trace
+}
+
 # kernel_fixed CASE: the kernel carries the fix netns case CASE names in
 # its '# fixed-by:' line (the host says so on the command line, wgt_fixed).
 kernel_fixed() {
