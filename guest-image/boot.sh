@@ -116,6 +116,9 @@ cmdline="console=$console_dev panic_on_warn=1 panic=-1 oops=panic init=/init"
 cmdline="$cmdline watchdog_thresh=30 sysctl.kernel.panic_on_rcu_stall=1"
 cmdline="$cmdline wgt_entry=$entry wgt_seed=$seed wgt_smp=$smp"
 [ -z "$args" ] || cmdline="$cmdline wgt_args=$args"
+# What the kernel's config fragments need at boot (kernel/build.sh).
+params=$(dirname "$kernel")/boot-params
+[ ! -s "$params" ] || cmdline="$cmdline $(cat "$params")"
 [ -z "$append" ] || cmdline="$cmdline $append"
 qemu_args="-no-reboot $accel_args -smp $smp -device virtio-rng-pci"
 

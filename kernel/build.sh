@@ -193,6 +193,7 @@ install_image() {
 	cp "$cfg" "$out/config"
 	: > "$out/patches"
 	: > "$out/series"
+	: > "$out/boot-params"
 	printf 'image=%s\nconfig=%s\nimage_sha256=%s\n' "$(realpath "$img")" "$(realpath "$cfg")" \
 		"$(sha256sum < "$img" | cut -c1-64)" > "$out/source"
 	echo "image-$(cat "$out/$imgname" "$out/config" | sha256sum | cut -c1-16)" > "$out/key"
@@ -517,6 +518,10 @@ fi
 cp "$obj/$image" "$out/$imgname.new"
 mv "$out/$imgname.new" "$out/$imgname"
 cp "$obj/.config" "$out/config"
+# Kernel parameters a fragment needs at boot, its '# boot: WORDS' lines:
+# guest-image/boot.sh reads them from beside the image.
+for f in $fragments; do sed -n 's/^# boot: //p' "$(frag "$f")"; done |
+	tr '\n' ' ' | sed 's/ *$//' > "$out/boot-params"
 # The subjects of the patches in this kernel, a line each: a case that
 # names the fix it needs ('# fixed-by:', netns-tests/run.sh) is a known
 # failure on a kernel without it.

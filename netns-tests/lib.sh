@@ -545,14 +545,16 @@ ftr_reset() {
 ftr_lost() {
 	cat $PROF_TR/per_cpu/cpu*/stats | awk '/^overrun:/ { n += $2 } END { print n + 0 }'
 }
-# ftr_dump: the events, one per line: PID TASKCTX FN CALLER, where TASKCTX
-# is 1 for task context and 0 for an interrupt or softirq (the third
-# character of the flags), and CALLER has no "<-".
+# ftr_dump: the events, one per line: PID TASKCTX RESCHED FN CALLER, where
+# TASKCTX is 1 in task context and 0 in an interrupt or softirq (the third
+# character of the flags), RESCHED is 1 when the task's reschedule was due
+# (TIF_NEED_RESCHED: the second character, N or n), and CALLER has no "<-".
 ftr_dump() {
 	awk '/^#/ || NF < 6 { next }
 		{ c = $NF; sub(/^<-/, "", c); fl = $(NF - 3)
 		  t = substr($0, 1, index($0, "[") - 1); sub(/ +$/, "", t); sub(/.*-/, "", t)
-		  print t, (substr(fl, 3, 1) == "." ? 1 : 0), $(NF - 1), c }' $PROF_TR/trace
+		  print t, (substr(fl, 3, 1) == "." ? 1 : 0), (substr(fl, 2, 1) ~ /[Nn]/ ? 1 : 0),
+			$(NF - 1), c }' $PROF_TR/trace
 }
 
 # kernel_fixed CASE: the kernel carries the fix netns case CASE names in

@@ -242,36 +242,9 @@ interrupted() {
 trap 'interrupted 130' INT
 trap 'interrupted 143' TERM
 
-# Unique among runs at once on this host: two runs in one second differ
-# in their pid.
-stamp=$(date +%Y%m%d-%H%M%S)-$$
-outdir=$RESULTS_DIR/test-$stamp
 # BUILD_DIR is in use while this runs (a shared lock): make clean and
 # distclean refuse to remove it under a running build, test or bench.
 mkdir -p "$BUILD_DIR" && exec 5> "$BUILD_DIR/.wgt-in-use" && flock -s 5
-mkdir -p "$RESULTS_DIR"
-# A full disk fails every guest in odd ways (an empty verdict, a truncated
-# log): name it instead.  A guest's logs take a few MB, a modular one's
-# initramfs copy 12.
-free_mb=$(df -Pm "$RESULTS_DIR" | awk 'NR == 2 { print $4 }')
-[ "${free_mb:-0}" -ge 100 ] ||
-	die "disk full: ${free_mb:-0} MB free in $RESULTS_DIR (the results need at least 100 MB)"
-mkdir -p "$outdir"
-ktap=$outdir/ktap.txt
-# What the KCIDB report (netns-tests/kcidb) says about the run as a whole.
-accel=${ACCEL:-}
-[ -n "$accel" ] || [ "$arch" != x86_64 ] || accel=$("$top/guest-image/accel.sh" 2> /dev/null) || accel=
-cat > "$outdir/run.env" << EOF
-stamp=$stamp
-start_time=$(date -u +%Y-%m-%dT%H:%M:%S+00:00)
-kernel_root=$kroot
-results_dir=$RESULTS_DIR
-arch=$arch
-accel=${accel:-tcg}
-harness=$(git -C "$top" describe --always --dirty 2> /dev/null || true)
-EOF
-: > "$ktap"
-emit() { printf '%s\n' "$*" | tee -a "$ktap"; }
 
 n=0 passed=0 failed=0 skipped=0 known=0
 
@@ -419,24 +392,20 @@ fixed_in() {
 # boot RUN FLAVOR ENTRY [boot.sh args]: boot one guest, its KTAP into
 # $outdir/RUN.ktap; sets boot_rc.
 boot() {
-	local run=$1 flavor=$2 entry=$3 fixed quirk=
+	local run=$1 flavor=$2 entry=$3 fixed
 	shift 3
+	local out=$outdir/$run.ktap
 	boot_rc=0
-	[ -z "${lava_file:-}" ] || set -- "$@" --lava "$lava_file"
+	# Under LAVA_BOOTS, boot.sh writes the boot instead of running it.
+	[ -z "${lava_file:-}" ] || { set -- "$@" --lava "$lava_file"; out=/dev/null; }
 	fixed=$(fixed_in "$flavor")
-	# Under TCG a debug kernel (debug.config) runs ACPI's PCI interrupt
-	# routing method (_PRT) so slowly that the AML interpreter's 30 s loop
-	# timeout aborts it, and the virtio devices, the verdict port among
-	# them, get no interrupt.  acpi=noirq takes the routing from the
-	# BIOS's table instead (the CPUs still come from ACPI).
-	case "$flavor" in *-debug) quirk=acpi=noirq ;; esac
 	# The guest learns which flavor it is meant to be (wgt_flavor), so a
 	# case can check the running kernel against that claim, and which
 	# known kernel bugs it has fixed (wgt_fixed).
 	"$top/guest-image/boot.sh" --kernel "$(kernel_dir "$flavor")/$kimage" \
 		--initrd "$initrd" --entry "$entry" --name "$run" \
-		--append "wgt_flavor=$flavor${fixed:+ wgt_fixed=$fixed}${TIMEOUT_SCALE:+ wgt_timeout_scale=$TIMEOUT_SCALE}${quirk:+ $quirk}${boot_append:+ $boot_append}" --arch "$arch" \
-		--timeout "$(guest_timeout "$entry")" "$@" > "$outdir/$run.ktap" &
+		--append "wgt_flavor=$flavor${fixed:+ wgt_fixed=$fixed}${TIMEOUT_SCALE:+ wgt_timeout_scale=$TIMEOUT_SCALE}${boot_append:+ $boot_append}" --arch "$arch" \
+		--timeout "$(guest_timeout "$entry")" "$@" > "$out" &
 	# In the background and waited for: a TERM to this script is then
 	# handled at once (bash runs traps only between foreground commands).
 	wait $! || boot_rc=$?
@@ -605,9 +574,36 @@ if [ -n "${LAVA_BOOTS:-}" ]; then
 		} >> "$lava_file"
 		echo "$lava_file"
 	done
-	rm -rf "$outdir"
 	exit 0
 fi
+
+# Unique among runs at once on this host: two runs in one second differ
+# in their pid.
+stamp=$(date +%Y%m%d-%H%M%S)-$$
+outdir=$RESULTS_DIR/test-$stamp
+mkdir -p "$RESULTS_DIR"
+# A full disk fails every guest in odd ways (an empty verdict, a truncated
+# log): name it instead.  A guest's logs take a few MB, a modular one's
+# initramfs copy 12.
+free_mb=$(df -Pm "$RESULTS_DIR" | awk 'NR == 2 { print $4 }')
+[ "${free_mb:-0}" -ge 100 ] ||
+	die "disk full: ${free_mb:-0} MB free in $RESULTS_DIR (the results need at least 100 MB)"
+mkdir -p "$outdir"
+ktap=$outdir/ktap.txt
+# What the KCIDB report (netns-tests/kcidb) says about the run as a whole.
+accel=${ACCEL:-}
+[ -n "$accel" ] || [ "$arch" != x86_64 ] || accel=$("$top/guest-image/accel.sh" 2> /dev/null) || accel=
+cat > "$outdir/run.env" << EOF
+stamp=$stamp
+start_time=$(date -u +%Y-%m-%dT%H:%M:%S+00:00)
+kernel_root=$kroot
+results_dir=$RESULTS_DIR
+arch=$arch
+accel=${accel:-tcg}
+harness=$(git -C "$top" describe --always --dirty 2> /dev/null || true)
+EOF
+: > "$ktap"
+emit() { printf '%s\n' "$*" | tee -a "$ktap"; }
 
 emit "KTAP version 1"
 emit "1..$total"

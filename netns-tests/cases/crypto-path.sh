@@ -71,19 +71,20 @@ echo "kernel_fpu_begin: $fpu"
 # Every packet the interfaces counted was encrypted once and decrypted once;
 # handshake and keepalive messages add a few calls, retransmitted packets
 # none: allow 5% and 20 calls either way.
-# SIMD amortisation, judged per batch of each worker.  A crypt worker takes
+# SIMD amortisation, judged per batch of each crypt worker.  A worker takes
 # up to WG_CRYPT_BATCH ring entries at once (ptr_ring_consume_batched_bh(),
 # whose spin_lock_bh() is the batch's first event on the worker's task) and
-# crypts them under one SIMD context: the FPU is taken by the first packet
-# that uses it, held for the next, and given back only at the batch's end
-# or when simd_relax() lets a due reschedule in.  So in a batch where
-# several packets used the FPU, they share fewer FPU sections than there
-# are such packets.  A worker that takes the FPU per packet has exactly as
-# many.  (Short packets, e.g. TCP acks, take no FPU at all.)  Totals over
-# all packets cannot tell the two apart: on a slow kernel whose workers
-# find one packet at a time, a batched worker takes the FPU per packet too.
-# The function tracer keeps the order of calls per task, which the
-# profiler's counts do not.
+# crypts them under one SIMD context: the first packet that needs the FPU
+# takes it, the next ones find it held, and it is given back at the end of
+# the batch, or between packets only when simd_relax() sees a reschedule
+# due (need_resched(), on a preemptible kernel).  So within a batch the FPU
+# is never given back and taken again while no reschedule is due.  A worker
+# that takes it per packet does exactly that at every packet.  (Short
+# packets, e.g. TCP acks, take no FPU at all.)  Totals over all packets
+# cannot tell the two apart: on a slow kernel whose workers find one packet
+# at a time, a batched worker takes the FPU per packet too.  The function
+# tracer keeps the order of calls per task, and whether a reschedule was
+# due at each, which the profiler's counts do not.
 simd_batches() {
 	local lost trace=/tmp/$ns_prefix.trace
 	prof_stop
@@ -95,9 +96,10 @@ simd_batches() {
 	lost=$(ftr_lost)
 	ftr_dump > "$trace"
 	ftr_reset
-	# Per direction: batches, those where several packets used the FPU,
-	# those packets and their FPU sections; en/decryptions seen outside
-	# any batch.
+	# Per direction: batches; those where several packets used the FPU,
+	# their packets and FPU sections; the FPU given back and taken again
+	# within a batch, and how often with no reschedule due.  Then the
+	# en/decryptions outside any batch, of all.
 	set -- $(awk -v fpu="$fpu_fn" '
 		function close_batch(p, d) {
 			d = dir[p]
@@ -106,52 +108,63 @@ simd_batches() {
 			if (used[p] > 1) { m[d]++; mu[d] += used[p]; ms[d] += sec[p] }
 			dir[p] = ""
 		}
-		# Task context only ($2): a softirq on the worker task is not the worker.
-		$2 != 1 { if ($3 ~ /^zinc_/) { all++; out++ }; next }
-		$3 == "_raw_spin_lock_bh" {
-			if ($4 ~ /^(wg_packet_(en|de)crypt_worker|ptr_ring_consume_batched_bh)$/) {
+		# $1 task, $2 task context, $3 reschedule due, $4 function, $5 caller.
+		# A softirq on the worker task is not the worker.
+		$2 != 1 { if ($4 ~ /^zinc_/) { all++; out++ }; next }
+		$4 == "_raw_spin_lock_bh" {
+			if ($5 ~ /^(wg_packet_(en|de)crypt_worker|ptr_ring_consume_batched_bh)$/) {
 				close_batch($1)
-				dir[$1] = "?"; used[$1] = sec[$1] = cur[$1] = 0
+				dir[$1] = "?"; used[$1] = sec[$1] = cur[$1] = 0; rel[$1] = ""
 			}
 			next
 		}
-		$3 ~ /^zinc_chacha20poly1305_(en|de)crypt_sg_inplace$/ {
+		$4 ~ /^zinc_chacha20poly1305_(en|de)crypt_sg_inplace$/ {
 			all++
-			d = $3 ~ /encrypt/ ? "enc" : "dec"
+			d = $4 ~ /encrypt/ ? "enc" : "dec"
 			if (dir[$1] == "" || (dir[$1] != "?" && dir[$1] != d)) { out++; next }
 			dir[$1] = d; cur[$1] = 0
 			if (held[$1]) { used[$1]++; cur[$1] = 1 }
 			next
 		}
-		$3 == fpu {
+		$4 == fpu {
 			held[$1] = 1
 			if (dir[$1] == "") next
 			sec[$1]++
 			if (!cur[$1]) { used[$1]++; cur[$1] = 1 }
+			# Given back earlier in this batch, taken again now.
+			if (rel[$1] != "" && dir[$1] != "?") {
+				again[dir[$1]]++
+				if (rel[$1] == 0) unforced[dir[$1]]++
+			}
+			rel[$1] = ""
 			next
 		}
-		$3 == "kernel_fpu_end" { held[$1] = 0 }
+		$4 == "kernel_fpu_end" { held[$1] = 0; if (dir[$1] != "") rel[$1] = $3 }
 		END {
 			for (p in dir) close_batch(p)
-			printf "%d %d %d %d %d %d %d %d %d %d\n", b["enc"], m["enc"], mu["enc"], ms["enc"],
-				b["dec"], m["dec"], mu["dec"], ms["dec"], out, all
+			printf "%d %d %d %d %d %d %d %d %d %d %d %d %d %d\n",
+				b["enc"], m["enc"], mu["enc"], ms["enc"], again["enc"], unforced["enc"],
+				b["dec"], m["dec"], mu["dec"], ms["dec"], again["dec"], unforced["dec"], out, all
 		}' "$trace")
-	[ $# = 10 ] || fail "the trace could not be read"
+	[ $# = 14 ] || fail "the trace could not be read"
+	local eb=$1 em=$2 eu=$3 es=$4 ea=$5 ef=$6 db=$7 dm=$8 du=$9 ds=${10} da=${11} df=${12} out=${13} all=${14}
 	echo "traced 1 s of TCP (events lost: $lost), per crypt worker:"
-	echo "  encrypt: $1 batches; in the $2 where several packets used the FPU: $3 packets, $4 FPU sections"
-	echo "  decrypt: $5 batches; in the $6 where several packets used the FPU: $7 packets, $8 FPU sections"
-	echo "  en/decryptions outside a worker's batch: $9 of ${10}"
-	[ $(($1 + $5)) -gt 0 ] ||
+	echo "  encrypt: $eb batches; in the $em where several packets used the FPU: $eu packets, $es FPU sections;"
+	echo "           FPU given back and taken again within a batch $ea times, $ef of them with no reschedule due"
+	echo "  decrypt: $db batches; in the $dm where several packets used the FPU: $du packets, $ds FPU sections;"
+	echo "           FPU given back and taken again within a batch $da times, $df of them with no reschedule due"
+	echo "  en/decryptions outside a worker's batch: $out of $all"
+	[ $((eb + db)) -gt 0 ] ||
 		fail "no crypt worker batch in the trace: its start (spin_lock_bh called from the worker) was not seen"
-	[ $(($9 * 10)) -le "${10}" ] ||
-		fail "$9 en/decryptions ran outside a worker's batch: the trace does not show the batches"
-	[ "$2" -ge 1 ] && [ "$6" -ge 1 ] ||
-		fail "too few batches where several packets used the FPU to judge ($2 encrypt, $6 decrypt)"
-	[ "$4" -lt "$3" ] ||
-		fail "the encrypt worker took the FPU $4 times for $3 packets in $2 batches: once per packet, not per batch"
-	[ "$8" -lt "$7" ] ||
-		fail "the decrypt worker took the FPU $8 times for $7 packets in $6 batches: once per packet, not per batch"
-	pass "each crypt worker took the FPU once per batch, not per packet"
+	[ $((out * 10)) -le "$all" ] ||
+		fail "$out of $all en/decryptions ran outside a worker's batch: the trace does not show the batches"
+	[ "$em" -ge 1 ] && [ "$dm" -ge 1 ] ||
+		fail "too few batches where several packets used the FPU to judge ($em encrypt, $dm decrypt)"
+	[ "$ef" = 0 ] ||
+		fail "the encrypt worker gave the FPU back and took it again $ef times within a batch with no reschedule due ($es sections for $eu packets): not once per batch"
+	[ "$df" = 0 ] ||
+		fail "the decrypt worker gave the FPU back and took it again $df times within a batch with no reschedule due ($ds sections for $du packets): not once per batch"
+	pass "each crypt worker took the FPU once per batch, giving it back only for a due reschedule"
 }
 
 near() { # near CALLS PACKETS
