@@ -171,41 +171,62 @@ trap 'exit 130' INT TERM
 
 echo "[boot] $name: ${machine:+$arch }$accel, -smp $smp, ${mem}M, timeout ${timeout}s (console: $console)" >&2
 start=$(date +%s)
-# shellcheck disable=SC2086
-$qemu $machine -nodefaults -nographic -display none -monitor none \
-	$qemu_args -cpu "$cpu" -m "$mem" \
-	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
-	-serial "file:$console" \
-	-device virtio-serial-pci \
-	-chardev "file,id=verdict,path=$verdict" \
-	-device virtserialport,chardev=verdict,name=verdict \
-	$qemu_extra < /dev/null > "$rundir/qemu.log" 2>&1 &
-qemu_pid=$!
-if [ "${V:-0}" = 1 ]; then
-	tail -n +1 -F "$console" 2> /dev/null >&2 &
-	tail_pid=$!
-fi
+# launch: QEMU in the background, qemu_pid set.
+launch() {
+	# shellcheck disable=SC2086
+	$qemu $machine -nodefaults -nographic -display none -monitor none \
+		$qemu_args -cpu "$cpu" -m "$mem" \
+		-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
+		-serial "file:$console" \
+		-device virtio-serial-pci \
+		-chardev "file,id=verdict,path=$verdict" \
+		-device virtserialport,chardev=verdict,name=verdict \
+		$qemu_extra < /dev/null > "$rundir/qemu.log" 2>&1 &
+	qemu_pid=$!
+	if [ "${V:-0}" = 1 ] && [ -z "$tail_pid" ]; then
+		tail -n +1 -F "$console" 2> /dev/null >&2 &
+		tail_pid=$!
+	fi
+}
 
 # Whoever started us (run.sh passes its own pid as WGT_OWNER, since its
 # pair boots sit in subshells) may be killed without a chance to stop us:
 # the guest then goes too, instead of running on to its timeout.
 owner=${WGT_OWNER:-$PPID}
 timed_out=0
-while kill -0 "$qemu_pid" 2> /dev/null; do
-	if ! kill -0 "$owner" 2> /dev/null; then
-		echo "$prog: $name: process $owner that started the guest is gone; stopping it" >&2
-		exit 143
-	fi
-	if [ $(($(date +%s) - start)) -ge "$timeout" ]; then
-		timed_out=1
-		kill -KILL "$qemu_pid" 2> /dev/null || true
-		break
-	fi
-	sleep 0.2
-done
-qemu_rc=0
-wait "$qemu_pid" 2> /dev/null || qemu_rc=$?
-qemu_pid=
+# watch: wait for QEMU to end (or the timeout), qemu_rc set.
+watch() {
+	while kill -0 "$qemu_pid" 2> /dev/null; do
+		if ! kill -0 "$owner" 2> /dev/null; then
+			echo "$prog: $name: process $owner that started the guest is gone; stopping it" >&2
+			exit 143
+		fi
+		if [ $(($(date +%s) - start)) -ge "$timeout" ]; then
+			timed_out=1
+			kill -KILL "$qemu_pid" 2> /dev/null || true
+			break
+		fi
+		sleep 0.2
+	done
+	qemu_rc=0
+	wait "$qemu_pid" 2> /dev/null || qemu_rc=$?
+	qemu_pid=
+}
+launch
+watch
+# QEMU itself crashing (killed by a signal of its own, not by us) before
+# the guest said a word is the host's fault, not the kernel's: QEMU 7.2's
+# TCG has died here with a general protection fault while the guest was
+# still enumerating PCI.  One more boot, said out loud; the crashed one's
+# logs are kept beside the new ones.
+if [ $timed_out = 0 ] && [ "$qemu_rc" -gt 128 ] && [ ! -s "$verdict" ]; then
+	echo "[boot] $name: QEMU crashed (exit $qemu_rc, signal $((qemu_rc - 128))) before the guest reported anything; booting it again (logs: $rundir/*.crashed)" >&2
+	mv "$console" "$console.crashed" 2> /dev/null || true
+	mv "$rundir/qemu.log" "$rundir/qemu.log.crashed"
+	: > "$verdict"
+	launch
+	watch
+fi
 elapsed=$(($(date +%s) - start))
 
 status=$(sed -n 's/^# wgt-exit: \([0-9]*\)$/\1/p' "$verdict" | tail -n 1)
