@@ -419,15 +419,26 @@ seedable() {
 }
 
 # The objects: this flavor's own from an earlier build of the same tree;
-# else a copy of the seed flavor's (same tree, same architecture), so the
-# build recompiles only what the config difference touches; else, for a
-# kernel in a root of its own (a user's series), the flavor's default
-# build, so only what the user's patches touch is recompiled.
+# else its own from its last build of another tree (a changed series: only
+# what the changed patches touch is recompiled); else a copy of the seed
+# flavor's (same tree, same architecture), so the build recompiles only
+# what the config difference touches; else, for a kernel in a root of its
+# own (a user's series), the flavor's default build, so only what the
+# user's patches touch is recompiled.
 obj=$out/obj
 if [ "$(cat "$out/src-key" 2>/dev/null)" != "$src_key" ]; then
+	# This flavor's objects from its last build, of another series (a
+	# changed patch): set aside, to start from when nothing closer is.
+	prev=$out/prev
+	rm -rf "$prev"
+	if [ -z "$tree" ] && seedable "$out"; then
+		mkdir "$prev" && mv "$obj" "$prev/obj" && cp "$out/src-key" "$prev/src-key"
+	fi
 	rm -rf "$obj" "$out/src-key"
 	sfx=${outname#"$flavor"}
-	if [ -n "$seed" ] && [ "$(cat "$kroot/$seed$sfx/src-key" 2>/dev/null)" = "$src_key" ] &&
+	if [ -d "$prev/obj" ]; then
+		seed_from "$prev" "its last build (another series)"
+	elif [ -n "$seed" ] && [ "$(cat "$kroot/$seed$sfx/src-key" 2>/dev/null)" = "$src_key" ] &&
 		seedable "$kroot/$seed$sfx"; then
 		seed_from "$kroot/$seed$sfx" "$seed"
 	elif [ -z "$tree" ] && [ "$kroot" != "$BUILD_DIR/kernel" ] && seedable "$BUILD_DIR/kernel/$outname"; then
@@ -435,6 +446,7 @@ if [ "$(cat "$out/src-key" 2>/dev/null)" != "$src_key" ]; then
 		# timestamps, and the user's tree is not ours to touch.)
 		seed_from "$BUILD_DIR/kernel/$outname" "the $outname flavor's own build"
 	fi
+	rm -rf "$prev"
 	echo "$src_key" > "$out/src-key"
 fi
 mkdir -p "$obj"
