@@ -541,6 +541,10 @@ ftr_reset() {
 	[ -z "${FTR_OLD_KB:-}" ] || echo "$FTR_OLD_KB" > $PROF_TR/buffer_size_kb 2> /dev/null || true
 	echo 1 > $PROF_TR/tracing_on 2> /dev/null || true
 }
+# A crypt worker taking a batch off its ring, as the tracer sees it: the
+# caller of that spin_lock_bh(), ptr_ring_consume*_bh() inlined into the
+# worker or not.
+FTR_BATCH_CALLER='^(wg_packet_(en|de)crypt_worker|ptr_ring_consume(_batched)?_bh)$'
 # ftr_lost: events the buffer dropped since ftr_start, all CPUs.
 ftr_lost() {
 	cat $PROF_TR/per_cpu/cpu*/stats | awk '/^overrun:/ { n += $2 } END { print n + 0 }'

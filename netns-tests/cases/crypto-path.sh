@@ -100,7 +100,7 @@ simd_batches() {
 	# their packets and FPU sections; the FPU given back and taken again
 	# within a batch, and how often with no reschedule due.  Then the
 	# en/decryptions outside any batch, of all.
-	set -- $(awk -v fpu="$fpu_fn" '
+	set -- $(awk -v fpu="$fpu_fn" -v bc="$FTR_BATCH_CALLER" '
 		function close_batch(p, d) {
 			d = dir[p]
 			if (d == "") return
@@ -112,7 +112,7 @@ simd_batches() {
 		# A softirq on the worker task is not the worker.
 		$2 != 1 { if ($4 ~ /^zinc_/) { all++; out++ }; next }
 		$4 == "_raw_spin_lock_bh" {
-			if ($5 ~ /^(wg_packet_(en|de)crypt_worker|ptr_ring_consume_batched_bh)$/) {
+			if ($5 ~ bc) {
 				close_batch($1)
 				dir[$1] = "?"; used[$1] = sec[$1] = cur[$1] = 0; rel[$1] = ""
 			}

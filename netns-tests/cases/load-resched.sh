@@ -75,12 +75,12 @@ resched_trace() {
 	lost=$(ftr_lost)
 	ftr_dump > "$trace"
 	ftr_reset
-	set -- $(awk '
+	set -- $(awk -v bc="$FTR_BATCH_CALLER" '
 		# $1 task, $2 task context, $3 reschedule due, $4 function, $5 caller.
 		$2 != 1 { next }
 		$4 == "__cond_resched" { nb[$1] = np[$1] = 0; resched++; next }
 		$3 == 0 { nb[$1] = np[$1] = 0 }
-		$4 == "_raw_spin_lock_bh" && $5 ~ /^(wg_packet_(en|de)crypt_worker|ptr_ring_consume(_batched)?_bh)$/ {
+		$4 == "_raw_spin_lock_bh" && $5 ~ bc {
 			batches++
 			if ($3 == 1) { due++; if (++nb[$1] > mb) mb = nb[$1] }
 			next
