@@ -169,11 +169,14 @@ ifeq ($(ARCH),x86_64)
 # of the interop matrix ('make interop' has all nine): zinc and stock across
 # two guests in both initiator roles, zinc and wireguard-go both ways.
 # zinc-modular (WireGuard, Zinc and the x86 crypto as modules, loaded by
-# the guest) has its selftests and the netns suite too.
+# the guest) has its selftests and the netns cases that tell a modular
+# kernel apart (MODULAR_CASES: which code carried the tunnel, the SG path,
+# both CPUs, teardown); make test-matrix runs its whole netns suite.
+MODULAR_CASES ?= tunnel-basic,crypto-path,sg-integrity,smp-crypt,counters,teardown
 ifeq ($(FLAVOR),zinc)
 TEST_SUITES ?= zinc-selftest:zinc zinc-selftest-relax:zinc netns:zinc \
 	two-guest:zinc+zinc netns:stock \
-	zinc-selftest:zinc-modular netns:zinc-modular \
+	zinc-selftest:zinc-modular $(if $(CASES),netns,netns=$(MODULAR_CASES)):zinc-modular \
 	interop:zinc+stock interop:stock+zinc interop:zinc+go interop:go+zinc
 else ifneq ($(filter zinc%,$(FLAVOR)),)
 TEST_SUITES ?= zinc-selftest:$(FLAVOR) zinc-selftest-relax:$(FLAVOR) netns:$(FLAVOR) \
@@ -358,6 +361,7 @@ help:
 	@echo "  BUILD_DIR=$(BUILD_DIR)"
 	@echo "  JOBS=$(JOBS)          parallel kernel build jobs"
 	@echo "  CASES=          comma-separated netns-tests cases (default: all)"
+	@echo "  MODULAR_CASES=  the netns cases make test runs on zinc-modular (default: $(MODULAR_CASES))"
 	@echo "  TEST_SUITES=$(TEST_SUITES)"
 	@echo "                  what make test runs (netns-tests/run.sh SUITE:FLAVOR)"
 	@echo "  INTEROP_IMPLS=$(INTEROP_IMPLS)"

@@ -9,6 +9,7 @@
 # Suites:
 #   netns:F           the scenario files in netns-tests/cases, one case each,
 #                     in one guest (CASES=a,b limits them)
+#   netns=a,b:F       the same, these cases only (instead of CASES)
 #   zinc-selftest:F   Zinc's boot-time selftests, one case per primitive
 #   zinc-selftest-relax:F
 #                     the same, booted with zinc.force_simd_relax=1: every
@@ -57,6 +58,19 @@ fi
 bad() { echo "$prog: $*" >&2; exit 2; }
 known_flavors=$("$top/kernel/build.sh" --flavors)
 is_flavor() { case " $known_flavors " in *" $1 "*) return 0 ;; esac; return 1; }
+# split_word WORD: suite and flavors of a SUITE:FLAVOR word; a netns suite
+# written netns=a,b names its own cases, which stand for CASES while that
+# suite runs.
+cases_given=${CASES:-}
+split_word() {
+	suite=${1%%:*} flavors=${1#*:}
+	CASES=$cases_given
+	case "$suite" in
+	netns=*) CASES=${suite#netns=} suite=netns ;;
+	*=*) bad "'$1': only the netns suite takes its own cases (netns=a,b:FLAVOR)" ;;
+	esac
+	return 0
+}
 . "$top/guest-image/link.sh"
 # boot.sh stops its guest when this process is gone (killed outright, its
 # pair boots' subshells would keep the guests running to the timeout).
@@ -190,8 +204,10 @@ need_kernel() {
 
 total=0 all_kernels=
 for sf in "$@"; do
-	suite=${sf%%:*} flavors=${sf#*:}
-	[ "$suite" != "$sf" ] || bad "'$sf' is not SUITE:FLAVOR"
+	[ "${sf%%:*}" != "$sf" ] || bad "'$sf' is not SUITE:FLAVOR"
+	split_word "$sf"
+	[ "$suite" != netns ] || [ "${sf%%:*}" = netns ] || [ -n "$CASES" ] ||
+		bad "'$sf': netns= names no case"
 	[ "$arch" = x86_64 ] || [ "${suite%-relax}" = zinc-selftest ] ||
 		bad "suite '$suite' runs on x86_64 only (ARCH=$arch guests carry only zinc-selftest)"
 	case "$suite:$flavors" in
@@ -214,15 +230,17 @@ for sf in "$@"; do
 		for f in $kernels; do need_kernel "$f"; done
 	fi
 	if [ "$suite" = netns ] && [ -n "${CASES:-}" ]; then
+		what=CASES
+		[ "${sf%%:*}" = netns ] || what="'$sf'"
 		for c in $(echo "$CASES" | tr , " "); do
 			case "$c" in
-			*[!a-z0-9-]*) bad "CASES names '$c', which is not a case name" ;;
+			*[!a-z0-9-]*) bad "$what names '$c', which is not a case name" ;;
 			esac
 			[ -r "$top/netns-tests/cases/$c.sh" ] ||
-				bad "CASES names '$c', which is not a file in netns-tests/cases"
+				bad "$what names '$c', which is not a file in netns-tests/cases"
 		done
 	fi
-	total=$((total + $(cases_of "$suite" "${sf#*:}" | wc -l)))
+	total=$((total + $(cases_of "$suite" "$flavors" | wc -l)))
 done
 
 [ $check_only = 0 ] || exit 0
@@ -554,7 +572,8 @@ kernel_desc() {
 if [ -n "${LAVA_BOOTS:-}" ]; then
 	mkdir -p "$LAVA_BOOTS"
 	for sf in "$@"; do
-		suite=${sf%%:*} flavor=${sf#*:}
+		split_word "$sf"
+		flavor=$flavors
 		case "$suite" in
 		two-guest | interop)
 			echo "$prog: $sf: no LAVA job (two guests on one link would need a LAVA MultiNode job)" >&2
@@ -613,7 +632,7 @@ for f in $(printf '%s\n' $all_kernels | sort -u); do
 	emit "# kernel $(label "$f"): $(kernel_desc "$f")"
 done
 for sf in "$@"; do
-	suite=${sf%%:*} flavors=${sf#*:}
+	split_word "$sf"
 	case "$suite" in
 	two-guest)
 		a=${flavors%%+*} b=${flavors#*+}
