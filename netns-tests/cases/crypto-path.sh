@@ -68,9 +68,6 @@ echo "kernel_fpu_begin: $fpu"
 
 [ "$tx" -gt 100 ] || fail "too little traffic to judge ($tx packets sent)"
 
-# Every packet the interfaces counted was encrypted once and decrypted once;
-# handshake and keepalive messages add a few calls, retransmitted packets
-# none: allow 5% and 20 calls either way.
 # SIMD amortisation, judged per batch of each crypt worker.  A worker takes
 # up to WG_CRYPT_BATCH ring entries at once (ptr_ring_consume_batched_bh(),
 # whose spin_lock_bh() is the batch's first event on the worker's task) and
@@ -167,6 +164,9 @@ simd_batches() {
 	pass "each crypt worker took the FPU once per batch, giving it back only for a due reschedule"
 }
 
+# Every packet the interfaces counted was encrypted once and decrypted once;
+# handshake and keepalive messages add a few calls, retransmitted packets
+# none: allow 5% and 20 calls either way.
 near() { # near CALLS PACKETS
 	[ "$1" -ge $(($2 * 95 / 100 - 20)) ] && [ "$1" -le $(($2 * 105 / 100 + 20)) ]
 }
