@@ -171,7 +171,8 @@ ifeq ($(ARCH),x86_64)
 # zinc-modular (WireGuard, Zinc and the x86 crypto as modules, loaded by
 # the guest) has its selftests and the netns cases that tell a modular
 # kernel apart (MODULAR_CASES: which code carried the tunnel, the SG path,
-# both CPUs, teardown); make test-matrix runs its whole netns suite.
+# both CPUs, the counters, teardown); make test-matrix runs its whole
+# netns suite.
 MODULAR_CASES ?= tunnel-basic,crypto-path,sg-integrity,smp-crypt,counters,teardown
 ifeq ($(FLAVOR),zinc)
 TEST_SUITES ?= zinc-selftest:zinc zinc-selftest-relax:zinc netns:zinc \
