@@ -545,6 +545,19 @@ ftr_reset() {
 # caller of that spin_lock_bh(), ptr_ring_consume*_bh() inlined into the
 # worker or not.
 FTR_BATCH_CALLER='^(wg_packet_(en|de)crypt_worker|ptr_ring_consume(_batched)?_bh)$'
+# ftr_record OUT FNS CMD...: trace the functions FNS (one word, a list)
+# while CMD runs; the events go to OUT as ftr_dump writes them, and
+# FTR_LOST gets how many the buffer dropped.
+ftr_record() {
+	local out=$1 fns=$2
+	shift 2
+	ftr_start $fns
+	"$@"
+	ftr_stop
+	FTR_LOST=$(ftr_lost)
+	ftr_dump > "$out"
+	ftr_reset
+}
 # ftr_lost: events the buffer dropped since ftr_start, all CPUs.
 ftr_lost() {
 	cat $PROF_TR/per_cpu/cpu*/stats | awk '/^overrun:/ { n += $2 } END { print n + 0 }'

@@ -32,11 +32,7 @@ prof_filter $PROF_ZINC_FNS $PROF_LIB_FNS $fpu_fn $PROF_IMPL_FNS
 hits() { prof_hits "$@"; }
 
 # pkts NS DIR: packets wg0 in NS counted, DIR rx or tx.
-pkts() {
-	ip -n "$(nsname "$1")" -s link show wg0 |
-		awk -v d="$2" '/^ *RX:/ { getline; rx = $2 } /^ *TX:/ { getline; tx = $2 }
-			END { print (d == "rx" ? rx : tx) }'
-}
+pkts() { dev_stat "$1" wg0 "$2"_packets; }
 
 ns_add a
 ns_add b
@@ -84,16 +80,12 @@ echo "kernel_fpu_begin: $fpu"
 # due at each, which the profiler's counts do not.
 #
 # simd_trace SECONDS: trace a transfer of SECONDS; SIMD_STATS gets the
-# figures below, SIMD_LOST the events the buffer dropped.
+# figures below (FTR_LOST the events the buffer dropped).
 simd_trace() {
 	local trace=/tmp/$ns_prefix.trace
-	ftr_start _raw_spin_lock_bh zinc_chacha20poly1305_encrypt_sg_inplace \
-		zinc_chacha20poly1305_decrypt_sg_inplace $fpu_fn kernel_fpu_end
-	iperf_tcp a b 192.168.241.2 "$1" --repeating-payload
-	ftr_stop
-	SIMD_LOST=$(ftr_lost)
-	ftr_dump > "$trace"
-	ftr_reset
+	ftr_record "$trace" "_raw_spin_lock_bh zinc_chacha20poly1305_encrypt_sg_inplace
+		zinc_chacha20poly1305_decrypt_sg_inplace $fpu_fn kernel_fpu_end" \
+		iperf_tcp a b 192.168.241.2 "$1" --repeating-payload
 	# Per direction: batches; those where several packets used the FPU,
 	# their packets and FPU sections; the FPU given back and taken again
 	# within a batch, and how often with no reschedule due.  Then the
@@ -157,7 +149,7 @@ simd_batches() {
 		simd_trace $secs
 		set -- $SIMD_STATS
 		[ $# = 14 ] || fail "the trace could not be read"
-		echo "traced $secs s of TCP (events lost: $SIMD_LOST), per crypt worker:"
+		echo "traced $secs s of TCP (events lost: $FTR_LOST), per crypt worker:"
 		echo "  encrypt: $1 batches; in the $2 where several packets used the FPU: $3 packets, $4 FPU sections;"
 		echo "           FPU given back and taken again within a batch $5 times, $6 of them with no reschedule due"
 		echo "  decrypt: $7 batches; in the $8 where several packets used the FPU: $9 packets, ${10} FPU sections;"

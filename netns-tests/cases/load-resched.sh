@@ -44,9 +44,8 @@ echo 0 > $K/panic_on_rcu_stall
 echo 5 > $K/watchdog_thresh
 echo 10 > $RCU
 
-# wg_tx: packets wg0 in a sent; sent_over N: more than N.
-wg_tx() { ip -n "$(nsname a)" -s link show wg0 | awk '/^ *TX:/ { getline; print $2 }'; }
-sent_over() { [ "$(wg_tx)" -gt "$1" ]; }
+# sent_over N: wg0 in a sent more than N packets.
+sent_over() { [ "$(dev_stat a wg0 tx_packets)" -gt "$1" ]; }
 
 # resched_trace SECONDS: whether a crypt worker stops taking work once a
 # reschedule is due.  The function tracer records, per task, each batch a
@@ -62,19 +61,16 @@ sent_over() { [ "$(wg_tx)" -gt "$1" ]; }
 # An event with no reschedule due, or a reschedule point, ends the
 # stretch.
 resched_trace() {
-	local span=$1 fns trace=/tmp/$ns_prefix.trace lost
-	fns="_raw_spin_lock_bh zinc_chacha20poly1305_encrypt_sg_inplace zinc_chacha20poly1305_decrypt_sg_inplace"
-	fns="$fns chacha20poly1305_encrypt_sg_inplace chacha20poly1305_decrypt_sg_inplace"
-	# A preemptible kernel has no __cond_resched: cond_resched() is empty.
-	! prof_traceable __cond_resched || fns="$fns __cond_resched"
+	local span=$1 f fns= trace=/tmp/$ns_prefix.trace
+	# Only the functions this kernel has: Zinc's or lib/crypto's, and no
+	# __cond_resched on a preemptible kernel, where cond_resched() is empty.
+	for f in _raw_spin_lock_bh zinc_chacha20poly1305_encrypt_sg_inplace \
+		zinc_chacha20poly1305_decrypt_sg_inplace chacha20poly1305_encrypt_sg_inplace \
+		chacha20poly1305_decrypt_sg_inplace __cond_resched; do
+		! prof_traceable "$f" || fns="$fns $f"
+	done
 	trap 'ftr_reset; restore; cleanup' EXIT
-	# Only the functions this kernel has (Zinc's or lib/crypto's).
-	ftr_start $(for f in $fns; do ! prof_traceable "$f" || echo "$f"; done)
-	sleep "$span"
-	ftr_stop
-	lost=$(ftr_lost)
-	ftr_dump > "$trace"
-	ftr_reset
+	ftr_record "$trace" "$fns" sleep "$span"
 	set -- $(awk -v bc="$FTR_BATCH_CALLER" '
 		# $1 task, $2 task context, $3 reschedule due, $4 function, $5 caller.
 		$2 != 1 { next }
@@ -91,7 +87,7 @@ resched_trace() {
 		}
 		END { printf "%d %d %d %d %d %d\n", batches, packets, resched, due, mb, mp }' "$trace")
 	[ $# = 6 ] || fail "the trace could not be read"
-	echo "traced ${span} s: crypt workers took $1 batches off their rings, $2 packets, $3 reschedule points (events lost: $lost)"
+	echo "traced ${span} s: crypt workers took $1 batches off their rings, $2 packets, $3 reschedule points (events lost: $FTR_LOST)"
 	echo "batches taken with a reschedule due: $4; at most $5 in a row on one worker, with $6 packets crypted meanwhile"
 	[ "$1" -gt 0 ] && [ "$2" -gt 0 ] ||
 		fail "no crypt worker batch or packet in the trace: the workers cannot be judged"
@@ -116,7 +112,7 @@ pid_ba=$BG_PID
 bg a sh -c "exec /usr/bin/schedlat $secs > /tmp/$ns_prefix.lat"
 pid_lat=$BG_PID
 # Once the load runs, the crypt workers' own record of 3 s.
-wait_for 30 sent_over 1000 || fail "the load did not start: $(wg_tx) packets sent"
+wait_for 30 sent_over 1000 || fail "the load did not start: $(dev_stat a wg0 tx_packets) packets sent"
 resched_trace 3
 wait $pid_lat || fail "schedlat failed"
 cat /tmp/$ns_prefix.lat
