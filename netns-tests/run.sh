@@ -60,13 +60,16 @@ known_flavors=$("$top/kernel/build.sh" --flavors)
 is_flavor() { case " $known_flavors " in *" $1 "*) return 0 ;; esac; return 1; }
 # split_word WORD: suite and flavors of a SUITE:FLAVOR word; a netns suite
 # written netns=a,b names its own cases, which stand for CASES while that
-# suite runs.
+# suite runs (cases_from: where the cases came from, for messages).
 cases_given=${CASES:-}
 split_word() {
 	suite=${1%%:*} flavors=${1#*:}
-	CASES=$cases_given
+	CASES=$cases_given cases_from=CASES
 	case "$suite" in
-	netns=*) CASES=${suite#netns=} suite=netns ;;
+	netns=*)
+		CASES=${suite#netns=} suite=netns cases_from="'$1'"
+		[ -n "$CASES" ] || bad "'$1': netns= names no case"
+		;;
 	*=*) bad "'$1': only the netns suite takes its own cases (netns=a,b:FLAVOR)" ;;
 	esac
 	return 0
@@ -206,8 +209,6 @@ total=0 all_kernels=
 for sf in "$@"; do
 	[ "${sf%%:*}" != "$sf" ] || bad "'$sf' is not SUITE:FLAVOR"
 	split_word "$sf"
-	[ "$suite" != netns ] || [ "${sf%%:*}" = netns ] || [ -n "$CASES" ] ||
-		bad "'$sf': netns= names no case"
 	[ "$arch" = x86_64 ] || [ "${suite%-relax}" = zinc-selftest ] ||
 		bad "suite '$suite' runs on x86_64 only (ARCH=$arch guests carry only zinc-selftest)"
 	case "$suite:$flavors" in
@@ -230,14 +231,12 @@ for sf in "$@"; do
 		for f in $kernels; do need_kernel "$f"; done
 	fi
 	if [ "$suite" = netns ] && [ -n "${CASES:-}" ]; then
-		what=CASES
-		[ "${sf%%:*}" = netns ] || what="'$sf'"
 		for c in $(echo "$CASES" | tr , " "); do
 			case "$c" in
-			*[!a-z0-9-]*) bad "$what names '$c', which is not a case name" ;;
+			*[!a-z0-9-]*) bad "$cases_from names '$c', which is not a case name" ;;
 			esac
 			[ -r "$top/netns-tests/cases/$c.sh" ] ||
-				bad "$what names '$c', which is not a file in netns-tests/cases"
+				bad "$cases_from names '$c', which is not a file in netns-tests/cases"
 		done
 	fi
 	total=$((total + $(cases_of "$suite" "$flavors" | wc -l)))
