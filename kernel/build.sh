@@ -374,8 +374,9 @@ changed_files() {
 	git -C "$1" diff --name-only "$(git -C "$1" rev-list --max-parents=0 HEAD)" HEAD
 }
 
-# seed_from DIR NAME: start from the objects of DIR (an earlier build of the
-# same architecture, NAME in messages).  kbuild's command and dependency
+# seed_from DIR NAME [move]: start from the objects of DIR (an earlier build
+# of the same architecture, NAME in messages), copied, or moved when DIR is
+# this flavor's own set-aside build that nothing else reads.  kbuild's command and dependency
 # files name DIR's object folder and source tree: they are pointed at ours,
 # keeping every timestamp.  When DIR was built from another tree (another
 # series), each file either series touched gets DIR's tree's timestamp
@@ -384,13 +385,17 @@ changed_files() {
 seed_from() {
 	local from=$1 from_src f old_obj old_src new_obj new_src
 	from_src=$BUILD_DIR/kernel/src/$(cat "$from/src-key")
-	exec 7> "$(dirname "$from")/.$(basename "$from").lock"
-	flock 7
-	msg "$outname: starting from $2's objects"
-	cp -a "$from/obj" "$obj.tmp"
-	flock -u 7
 	# kbuild writes real paths (no symlinks) into its files.
 	old_obj=$(realpath "$from/obj") old_src=$(realpath "$from_src")
+	msg "$outname: starting from $2's objects"
+	if [ "${3:-}" = move ]; then
+		mv "$from/obj" "$obj.tmp"
+	else
+		exec 7> "$(dirname "$from")/.$(basename "$from").lock"
+		flock 7
+		cp -a "$from/obj" "$obj.tmp"
+		flock -u 7
+	fi
 	new_obj=$(realpath -m "$obj") new_src=$(realpath "$src")
 	{ grep -rlF --exclude='*.o' --binary-files=without-match \
 		-e "$old_obj" -e "$old_src" "$obj.tmp" || true; } |
@@ -437,7 +442,7 @@ if [ "$(cat "$out/src-key" 2>/dev/null)" != "$src_key" ]; then
 	rm -rf "$obj" "$out/src-key"
 	sfx=${outname#"$flavor"}
 	if [ -d "$prev/obj" ]; then
-		seed_from "$prev" "its last build (another series)"
+		seed_from "$prev" "its last build (another series)" move
 	elif [ -n "$seed" ] && [ "$(cat "$kroot/$seed$sfx/src-key" 2>/dev/null)" = "$src_key" ] &&
 		seedable "$kroot/$seed$sfx"; then
 		seed_from "$kroot/$seed$sfx" "$seed"
