@@ -564,13 +564,17 @@ ftr_lost() {
 }
 # ftr_dump: the events, one per line: PID TASKCTX RESCHED FN CALLER, where
 # TASKCTX is 1 in task context and 0 in an interrupt or softirq (the third
-# character of the flags), RESCHED is 1 when the task's reschedule was due
-# (TIF_NEED_RESCHED: the second character, N or n), and CALLER has no "<-".
+# character of the flags), RESCHED is 0 when no reschedule was due, 1 when
+# only the task's TIF_NEED_RESCHED was set (n: what need_resched() reads)
+# and 2 when the CPU's preempt count has it too (N: what preemption and
+# cond_resched() act on; a remote wakeup sets it at the next interrupt),
+# and CALLER has no "<-".
 ftr_dump() {
 	awk '/^#/ || NF < 6 { next }
 		{ c = $NF; sub(/^<-/, "", c); fl = $(NF - 3)
 		  t = substr($0, 1, index($0, "[") - 1); sub(/ +$/, "", t); sub(/.*-/, "", t)
-		  print t, (substr(fl, 3, 1) == "." ? 1 : 0), (substr(fl, 2, 1) ~ /[Nn]/ ? 1 : 0),
+		  r = substr(fl, 2, 1)
+		  print t, (substr(fl, 3, 1) == "." ? 1 : 0), (r == "N" ? 2 : r == "n" ? 1 : 0),
 			$(NF - 1), c }' $PROF_TR/trace
 }
 

@@ -74,16 +74,18 @@ resched_trace() {
 	set -- $(awk -v bc="$FTR_BATCH_CALLER" '
 		# $1 task, $2 task context, $3 reschedule due, $4 function, $5 caller.
 		$2 != 1 { next }
+		# Due: N, which cond_resched() and preemption act on; n alone
+		# (a remote wakeup not yet seen by this CPU) is not yet.
 		$4 == "__cond_resched" { nb[$1] = np[$1] = 0; resched++; next }
-		$3 == 0 { nb[$1] = np[$1] = 0 }
+		$3 != 2 { nb[$1] = np[$1] = 0 }
 		$4 == "_raw_spin_lock_bh" && $5 ~ bc {
 			batches++
-			if ($3 == 1) { due++; if (++nb[$1] > mb) mb = nb[$1] }
+			if ($3 == 2) { due++; if (++nb[$1] > mb) mb = nb[$1] }
 			next
 		}
 		$4 ~ /chacha20poly1305_(en|de)crypt_sg_inplace$/ {
 			packets++
-			if ($3 == 1 && ++np[$1] > mp) mp = np[$1]
+			if ($3 == 2 && ++np[$1] > mp) mp = np[$1]
 		}
 		END { printf "%d %d %d %d %d %d\n", batches, packets, resched, due, mb, mp }' "$trace")
 	[ $# = 6 ] || fail "the trace could not be read"
