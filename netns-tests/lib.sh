@@ -515,8 +515,22 @@ prof_count() { # prof_count FN FILE...
 # ftr_start FN...: trace these functions (each one must be traceable) into
 # a cleared buffer of FTR_KB KiB per CPU; ftr_stop: stop, keep the buffer
 # for ftr_dump; ftr_reset: no tracer, no filter, the buffer's old size.
+#
+# Arming and resetting the tracer rewrites the functions' first
+# instruction on a live kernel (an int3, then the call).  Under TCG with
+# several CPUs, doing so while another CPU runs the function in a tight
+# loop once crashed the guest: a CPU still executed the int3 after the
+# kernel's last sync ("int3: 0000 [#1]" in _raw_spin_lock_bh, mid-load).
+# So the tracer is armed and reset while the guest is quiet, and a window
+# of a running load is recorded with ftr_arm before the load and
+# ftr_window during it, which only switch the ring buffer on and off.
 FTR_KB=8192
 ftr_start() {
+	ftr_arm "$@"
+	echo 1 > $PROF_TR/tracing_on
+}
+# ftr_arm FN...: as ftr_start, with the ring buffer still off.
+ftr_arm() {
 	local f
 	for f in "$@"; do
 		prof_traceable "$f" || fail "$f cannot be traced: the order of calls cannot be judged"
@@ -531,7 +545,17 @@ ftr_start() {
 	echo $FTR_KB > $PROF_TR/buffer_size_kb
 	: > $PROF_TR/trace
 	echo function > $PROF_TR/current_tracer || fail "no function tracer in this kernel"
+}
+# ftr_window OUT SECONDS: record SECONDS of the armed functions into a
+# cleared buffer, then write the events to OUT as ftr_dump does, and
+# FTR_LOST.  The tracer stays armed, for ftr_reset once the load is over.
+ftr_window() {
+	: > $PROF_TR/trace
 	echo 1 > $PROF_TR/tracing_on
+	sleep "$2"
+	ftr_stop
+	FTR_LOST=$(ftr_lost)
+	ftr_dump > "$1"
 }
 ftr_stop() { echo 0 > $PROF_TR/tracing_on; }
 ftr_reset() {

@@ -50,33 +50,47 @@ sent_over() { [ "$(dev_stat a wg0 tx_packets)" -gt "$1" ]; }
 # resched_trace SECONDS: whether a crypt worker stops taking work once a
 # reschedule is due.  The function tracer records, per task, each batch a
 # worker takes off its ring (spin_lock_bh called from the worker), each
-# packet it crypts, each reschedule point (__cond_resched, on a kernel
-# without full preemption) and, with every call, whether the task's
-# reschedule was due (TIF_NEED_RESCHED).  A worker may finish the batch
-# it holds, and must then reach a reschedule point: 6.1's workers check
+# packet it crypts, each entry into the scheduler (rcu_note_context_switch,
+# which __schedule() calls whether it then switches tasks or picks the
+# same one again, preempted or from cond_resched()) and, with every call,
+# whether the task's reschedule was due (TIF_NEED_RESCHED).  A worker may
+# finish the batch it holds, and must then reschedule: 6.1's workers check
 # need_resched() after every packet, wg-patches' after every batch of up
-# to eight.  One that starts a second batch while the reschedule is still
-# due does not reschedule under load: on a non-preemptible kernel it
-# keeps its CPU until its ring is empty (the v1 series on PREEMPT_NONE).
-# An event with no reschedule due, or a reschedule point, ends the
-# stretch.
-resched_trace() {
-	local span=$1 f fns= trace=/tmp/$ns_prefix.trace
-	# Only the functions this kernel has: Zinc's or lib/crypto's, and no
-	# __cond_resched on a preemptible kernel, where cond_resched() is empty.
-	for f in _raw_spin_lock_bh zinc_chacha20poly1305_encrypt_sg_inplace \
-		zinc_chacha20poly1305_decrypt_sg_inplace chacha20poly1305_encrypt_sg_inplace \
-		chacha20poly1305_decrypt_sg_inplace __cond_resched; do
+# to eight, and a preemptible kernel preempts at the batch's
+# spin_unlock_bh().  One that starts a second batch while the same
+# reschedule is still due does not reschedule under load: on a
+# non-preemptible kernel it keeps its CPU until its ring is empty (the v1
+# series on PREEMPT_NONE).  An event with no reschedule due, or an entry
+# into the scheduler (which clears it), ends the stretch: two batches
+# taken each with a reschedule due, but a schedule between them, are two
+# reschedules, each honoured.
+# resched_arm, before the load: the tracer armed on those functions
+# (lib.sh's ftr_arm: not while the load runs).
+resched_arm() {
+	local f fns=
+	# Zinc's functions or lib/crypto's, whichever this kernel has.
+	for f in _raw_spin_lock_bh rcu_note_context_switch \
+		zinc_chacha20poly1305_encrypt_sg_inplace zinc_chacha20poly1305_decrypt_sg_inplace \
+		chacha20poly1305_encrypt_sg_inplace chacha20poly1305_decrypt_sg_inplace; do
 		! prof_traceable "$f" || fns="$fns $f"
 	done
-	trap 'ftr_reset; restore; cleanup' EXIT
-	ftr_record "$trace" "$fns" sleep "$span"
+	case " $fns " in
+	*" rcu_note_context_switch "*) ;;
+	*) fail "rcu_note_context_switch cannot be traced: a worker's reschedules cannot be seen" ;;
+	esac
+	# The load stopped (cleanup) before the tracer is reset.
+	trap 'cleanup; ftr_reset; restore' EXIT
+	ftr_arm $fns
+}
+resched_trace() {
+	local span=$1 trace=/tmp/$ns_prefix.trace
+	ftr_window "$trace" "$span"
 	set -- $(awk -v bc="$FTR_BATCH_CALLER" '
 		# $1 task, $2 task context, $3 reschedule due, $4 function, $5 caller.
 		$2 != 1 { next }
 		# Due: N, which cond_resched() and preemption act on; n alone
 		# (a remote wakeup not yet seen by this CPU) is not yet.
-		$4 == "__cond_resched" { nb[$1] = np[$1] = 0; resched++; next }
+		$4 == "rcu_note_context_switch" { nb[$1] = np[$1] = 0; sched++; next }
 		$3 != 2 { nb[$1] = np[$1] = 0 }
 		$4 == "_raw_spin_lock_bh" && $5 ~ bc {
 			batches++
@@ -87,14 +101,14 @@ resched_trace() {
 			packets++
 			if ($3 == 2 && ++np[$1] > mp) mp = np[$1]
 		}
-		END { printf "%d %d %d %d %d %d\n", batches, packets, resched, due, mb, mp }' "$trace")
+		END { printf "%d %d %d %d %d %d\n", batches, packets, sched, due, mb, mp }' "$trace")
 	[ $# = 6 ] || fail "the trace could not be read"
-	echo "traced ${span} s: crypt workers took $1 batches off their rings, $2 packets, $3 reschedule points (events lost: $FTR_LOST)"
-	echo "batches taken with a reschedule due: $4; at most $5 in a row on one worker, with $6 packets crypted meanwhile"
-	[ "$1" -gt 0 ] && [ "$2" -gt 0 ] ||
-		fail "no crypt worker batch or packet in the trace: the workers cannot be judged"
+	echo "traced ${span} s: crypt workers took $1 batches off their rings, $2 packets; $3 entries into the scheduler, all tasks (events lost: $FTR_LOST)"
+	echo "batches taken with a reschedule due: $4; at most $5 in a row on one worker with no schedule between, $6 packets crypted meanwhile"
+	[ "$1" -gt 0 ] && [ "$2" -gt 0 ] && [ "$3" -gt 0 ] ||
+		fail "no crypt worker batch, packet or schedule in the trace: the workers cannot be judged"
 	[ "$5" -le 1 ] ||
-		fail "a crypt worker took $5 batches off its ring ($6 packets) while a reschedule was due: it does not reschedule under load"
+		fail "a crypt worker took $5 batches off its ring ($6 packets) while one reschedule was due: it does not reschedule under load"
 }
 
 ns_add a
@@ -102,6 +116,7 @@ ns_add b
 wg_pair a b
 ping_all a 1 -W 5 192.168.241.2
 
+resched_arm
 bg b /usr/bin/iperf3 -s -1 -p 5201 --logfile /tmp/$ns_prefix.srv-b
 bg a /usr/bin/iperf3 -s -1 -p 5202 --logfile /tmp/$ns_prefix.srv-a
 wait_for 10 tcp_listening b 5201 || fail "iperf3 server in b did not start"
@@ -127,6 +142,9 @@ for o in "$out_ab a->b" "$out_ba b->a"; do
 	awk -v m="${m:-0}" 'BEGIN { exit !(m > 0) }' || { cat "$1"; fail "no data moved $2"; }
 done
 
+# The load is over: the tracer can go.
+ftr_reset
+trap 'restore; cleanup' EXIT
 worst_us=$(sed -n 's/^max: \([0-9]*\) us.*/\1/p' /tmp/$ns_prefix.lat)
 [ -n "$worst_us" ] || fail "no result from schedlat"
 [ $((worst_us / 1000)) -lt "$max_ms" ] ||
