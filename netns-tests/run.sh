@@ -662,5 +662,7 @@ kcidb=$(/usr/bin/python3 "$top/netns-tests/kcidb/kcidb.py" write "$outdir") || k
 [ $kcidb_ok = 0 ] || echo "# KCIDB: $kcidb"
 todos=
 [ $known = 0 ] || todos=", $known known failures (TODO)"
+# The failures again, last, where a CI log's tail shows them.
+[ $failed = 0 ] || grep '^not ok ' "$ktap" | grep -v '# TODO' | sed 's/^/# failed: /' || true
 echo "$passed passed, $failed failed, $skipped skipped$todos"
 [ $failed = 0 ] && [ $n = "$total" ] && [ $kcidb_ok = 1 ]
