@@ -117,7 +117,14 @@ fi
 
 # Fragments, in merge order (a later fragment's value wins), the patch
 # series, and the sibling flavor whose objects a first build starts from.
-patches= seed=
+# Without it, the same flavor on the other tree (stock for zinc, zinc for
+# stock, each -modular or -debug with its own) is the next best: the two
+# trees differ only in the files the series touches.
+patches= seed= xseed=
+case "$flavor" in
+stock*) xseed=zinc${flavor#stock} ;;
+zinc*) xseed=stock${flavor#zinc} ;;
+esac
 case "$flavor" in
 stock)
 	fragments="$fragments stock.config" ;;
@@ -427,8 +434,10 @@ seedable() {
 # else its own from its last build of another tree (a changed series: only
 # what the changed patches touch is recompiled); else a copy of the seed
 # flavor's (same tree, same architecture), so the build recompiles only
-# what the config difference touches; else, for a kernel in a root of its
-# own (a user's series), the flavor's default build, so only what the
+# what the config difference touches; else the same flavor's on the other
+# tree (stock's for zinc, zinc's for stock: what the series touches, and
+# the few options only one of them sets); else, for a kernel in a root of
+# its own (a user's series), the flavor's default build, so only what the
 # user's patches touch is recompiled.
 obj=$out/obj
 if [ "$(cat "$out/src-key" 2>/dev/null)" != "$src_key" ]; then
@@ -446,6 +455,8 @@ if [ "$(cat "$out/src-key" 2>/dev/null)" != "$src_key" ]; then
 	elif [ -n "$seed" ] && [ "$(cat "$kroot/$seed$sfx/src-key" 2>/dev/null)" = "$src_key" ] &&
 		seedable "$kroot/$seed$sfx"; then
 		seed_from "$kroot/$seed$sfx" "$seed"
+	elif [ -z "$tree" ] && seedable "$kroot/$xseed$sfx"; then
+		seed_from "$kroot/$xseed$sfx" "$xseed (the other tree)"
 	elif [ -z "$tree" ] && [ "$kroot" != "$BUILD_DIR/kernel" ] && seedable "$BUILD_DIR/kernel/$outname"; then
 		# (Never for a user's tree: seeding would set its files'
 		# timestamps, and the user's tree is not ours to touch.)
