@@ -315,6 +315,33 @@ static inline void *memchr_inv(const void *start, int c, size_t bytes)
 	return NULL;
 }
 
+/* lib/hexdump.c's contract: 0, or -EINVAL on a character that is not hex. */
+static inline int zn_hex_val(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static inline int hex2bin(u8 *dst, const char *src, size_t count)
+{
+	int hi, lo;
+
+	while (count--) {
+		hi = zn_hex_val(*src++);
+		if (hi < 0)
+			return -EINVAL;
+		lo = zn_hex_val(*src++);
+		if (lo < 0)
+			return -EINVAL;
+		*dst++ = (hi << 4) | lo;
+	}
+	return 0;
+}
+
 /* Constant time: nonzero if the buffers differ. */
 static inline unsigned long crypto_memneq(const void *a, const void *b,
 					  size_t size)
