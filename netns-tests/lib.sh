@@ -553,11 +553,15 @@ ftr_window() {
 	: > $PROF_TR/trace
 	echo 1 > $PROF_TR/tracing_on
 	sleep "$2"
+	ftr_save "$1"
+}
+ftr_stop() { echo 0 > $PROF_TR/tracing_on; }
+# ftr_save OUT: stop, FTR_LOST, and the events to OUT as ftr_dump writes them.
+ftr_save() {
 	ftr_stop
 	FTR_LOST=$(ftr_lost)
 	ftr_dump > "$1"
 }
-ftr_stop() { echo 0 > $PROF_TR/tracing_on; }
 ftr_reset() {
 	echo 0 > $PROF_TR/tracing_on 2> /dev/null || true
 	echo nop > $PROF_TR/current_tracer 2> /dev/null || true
@@ -577,9 +581,7 @@ ftr_record() {
 	shift 2
 	ftr_start $fns
 	"$@"
-	ftr_stop
-	FTR_LOST=$(ftr_lost)
-	ftr_dump > "$out"
+	ftr_save "$out"
 	ftr_reset
 }
 # ftr_lost: events the buffer dropped since ftr_start, all CPUs.
