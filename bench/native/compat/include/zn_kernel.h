@@ -508,6 +508,11 @@ static inline void sg_init_one(struct scatterlist *sg, const void *buf,
 	sg_set_buf(sg, buf, buflen);
 }
 
+static inline void sg_mark_end(struct scatterlist *sg)
+{
+	sg->end = true;
+}
+
 int sg_nents(struct scatterlist *sg);
 int sg_nents_for_len(struct scatterlist *sg, u64 len);
 size_t sg_copy_from_buffer(struct scatterlist *sgl, unsigned int nents,
@@ -544,5 +549,35 @@ void sg_miter_stop(struct sg_mapping_iter *miter);
 /* lib/crypto's tag copy: @nbytes at @start of @sg to or from @buf. */
 void scatterwalk_map_and_copy(void *buf, struct scatterlist *sg,
 			      unsigned int start, unsigned int nbytes, int out);
+
+/*
+ * Seeded pseudo-random numbers for self-tests that draw their inputs: the
+ * same seed gives the same numbers within this build. Not the kernel's
+ * generator, so a layout drawn here differs from the kernel's for a seed.
+ */
+struct rnd_state {
+	u64 s;
+};
+
+static inline void prandom_seed_state(struct rnd_state *state, u64 seed)
+{
+	state->s = seed;
+}
+
+/* SplitMix64's step and output mix, truncated to 32 bits. */
+static inline u32 prandom_u32_state(struct rnd_state *state)
+{
+	u64 z = (state->s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (z ^ (z >> 31)) >> 32;
+}
+
+/* Nothing to yield to in a single-threaded test. */
+static inline int cond_resched(void)
+{
+	return 0;
+}
 
 #endif /* _ZN_KERNEL_H */
