@@ -4,7 +4,8 @@
 #   bench/native/build.sh TREE OUT VARIANT
 #
 # VARIANT: test (gcc, selftests and ZINC_DEBUG on), asan (clang with
-# AddressSanitizer and UndefinedBehaviorSanitizer), fuzz (clang, libFuzzer
+# AddressSanitizer and UndefinedBehaviorSanitizer), align (clang with
+# UBSan's alignment check alone, which asan leaves off), fuzz (clang, libFuzzer
 # instrumentation plus ASan/UBSan), bench (gcc -O2, neither selftests nor
 # ZINC_DEBUG).  Writes OUT/libzinc.a: the Zinc units (and lib/zinc/debug.c
 # where ZINC_DEBUG is on), the lib/crypto units and the x86_64 glue
@@ -24,7 +25,7 @@ tree=${1:-}
 out=${2:-}
 variant=${3:-}
 [ -n "$tree" ] && [ -n "$out" ] && [ -n "$variant" ] ||
-	die "usage: $prog TREE OUT test|asan|fuzz|bench"
+	die "usage: $prog TREE OUT test|asan|align|fuzz|bench"
 [ -d "$tree/lib/zinc" ] || die "$tree has no lib/zinc: not a patched tree (bench/native/tree.sh)"
 command -v perl > /dev/null || die "perl not found (make deps)"
 
@@ -43,6 +44,13 @@ asan)
 	cflags="$common -DCONFIG_ZINC_SELFTEST=1 -DCONFIG_ZINC_DEBUG=1 -DDEBUG \
 		-fsanitize=address $ubsan -fno-sanitize-recover=all \
 		-fno-omit-frame-pointer" ;;
+align)
+	# UBSan's alignment check alone, reporting each place once and going
+	# on (run-tests.sh sorts the reports).
+	CC=clang
+	cflags="$common -DCONFIG_ZINC_SELFTEST=1 -DCONFIG_ZINC_DEBUG=1 -DDEBUG \
+		-fsanitize=alignment -fsanitize-recover=alignment \
+		-fno-omit-frame-pointer" ;;
 fuzz)
 	# ZINC_SELFTEST for the nob flags (zinc_*_nobs()): fuzz/fuzz.h turns
 	# Zinc's "arch" code off for its generic level.
@@ -54,7 +62,7 @@ bench)
 	CC=${CC:-gcc}
 	cflags="$common" ;;
 *)
-	die "unknown variant '$variant' (test, asan, fuzz, bench)" ;;
+	die "unknown variant '$variant' (test, asan, align, fuzz, bench)" ;;
 esac
 command -v "$CC" > /dev/null || die "$CC not found (make deps)"
 

@@ -3,14 +3,16 @@
 #
 #   bench/native/run-tests.sh
 #
-# Builds Zinc from the patched tree (bench/native/tree.sh) three ways and
+# Builds Zinc from the patched tree (bench/native/tree.sh) four ways and
 # runs bench/native/test/zinc-native-test with each: plain (gcc), under
-# AddressSanitizer + UndefinedBehaviorSanitizer (clang), and the generic
-# paths under valgrind memcheck.  Every CPU level the host has (avx512,
-# avx2, avx, ssse3, generic) and every combination of each primitive's
-# optional implementations is a case; AVX-512 where the CPU has it, SKIP
-# where not.  Exit status: 0 when every case passed (or skipped), 1
-# otherwise.
+# AddressSanitizer + UndefinedBehaviorSanitizer (clang), under UBSan's
+# alignment check alone (clang; each misaligned place a diagnostic, the x86
+# Curve25519 code's a known failure), and the generic paths under valgrind
+# memcheck.  Every CPU level the host has (avx512, avx2, avx, ssse3,
+# generic) and every combination of each primitive's optional
+# implementations is a case; AVX-512 where the CPU has it, SKIP where not.
+# Exit status: 0 when every case passed (or skipped, or is a known
+# failure), 1 otherwise.
 #
 # Knobs (environment): BUILD_DIR (default build); NATIVE_TREE, a patched
 # tree to use instead of the one tree.sh makes from wg-patches/; NATIVE_BREAK,
@@ -21,7 +23,10 @@
 #   relax           chacha20_arch() decides once, before its loop, whether
 #                   to use SIMD, instead of before each chunk: its vector
 #                   code then runs after simd_relax() released the unit;
-#   relax-poly1305  the same defect in poly1305_arch().
+#   relax-poly1305  the same defect in poly1305_arch();
+#   align           chacha20poly1305_xor_bytes() XORs u32 words through
+#                   pointer casts, misaligned in the scatterlist sweep:
+#                   the alignment run must name it.
 set -e -o pipefail
 export LC_ALL=C
 
@@ -91,8 +96,15 @@ relax-poly1305)
 	break_copy
 	break_relax poly1305/poly1305.c poly1305_arch
 	;;
+align)
+	break_copy
+	perl -0pi -e 's{(chacha20poly1305_xor_bytes\(u8 \*dst, const u8 \*src, size_t len\)\n\{\n)}{$1\tfor (; len >= 4; len -= 4, dst += 4, src += 4)\n\t\t*(u32 *)dst ^= *(const u32 *)src;\n}s or die "pattern not found\n"' \
+		"$tree/lib/zinc/chacha20poly1305.c" ||
+		die "NATIVE_BREAK: chacha20poly1305_xor_bytes() not found in lib/zinc/chacha20poly1305.c"
+	echo "[native] NATIVE_BREAK=align: chacha20poly1305_xor_bytes() XORs u32 words through pointer casts (a copy of lib/zinc)" >&2
+	;;
 *)
-	die "NATIVE_BREAK=$NATIVE_BREAK: unknown (1, relax, relax-poly1305)" ;;
+	die "NATIVE_BREAK=$NATIVE_BREAK: unknown (1, relax, relax-poly1305, align)" ;;
 esac
 
 # The entry points test/calls.c checks, through the linker's --wrap.
@@ -113,6 +125,31 @@ build() {
 }
 plain=$(build test gcc)
 asan=$(build asan clang)
+align=$(build align clang)
+
+# align_verdict ERR: the alignment run's UBSan reports in ERR, one line per
+# place ("FILE:LINE: load of misaligned address for type 'T'"), as two
+# cases.  The x86_64 Curve25519 code loads u64s from wherever its caller's
+# bytes are: x86 allows that, and 6.1 offers UBSAN_ALIGNMENT only where it
+# does not (HAVE_EFFICIENT_UNALIGNED_ACCESS), so its places are a known
+# failure; any other place fails.
+align_verdict() {
+	local places=$tmp/align-places curve=arch/x86/crypto/curve25519-x86_64.c
+	sed -n 's/^\(.*\.[ch]:[0-9]*\):[0-9]*: runtime error: \(.* misaligned address\) 0x[0-9a-f]* \(for type [^,]*\),.*/\1: \2 \3/p' "$1" |
+		sed "s#^$tree/##; s#^$src/##; s#^$top/##" | sort -u > "$places"
+	if grep -qv "^$curve:" "$places"; then
+		echo "not ok native-align: no misaligned access in Zinc, lib/crypto or the glue"
+		grep -v "^$curve:" "$places" | sed 's/^/#   /'
+	else
+		echo "ok native-align: no misaligned access in Zinc, lib/crypto or the glue"
+	fi
+	if grep -q "^$curve:" "$places"; then
+		echo "not ok native-align: $curve loads u64s at any alignment # TODO known: x86 allows it and 6.1 has no UBSAN_ALIGNMENT there"
+		grep "^$curve:" "$places" | sed 's/^/#   /'
+	else
+		echo "ok native-align: $curve loads u64s at any alignment # SKIP none seen in this run"
+	fi
+}
 
 # run NAME COMMAND...: its result lines, then one for its exit status.
 run() {
@@ -134,6 +171,9 @@ run() {
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		run native-asan "$asan" --prefix native-asan
+	UBSAN_OPTIONS=print_stacktrace=0:halt_on_error=0 \
+		run native-align "$align" --prefix native-align
+	align_verdict "$tmp/native-align.err"
 	# valgrind does not know AVX-512 (nor ADX): the generic paths only.
 	run native-valgrind valgrind -q --error-exitcode=99 --leak-check=full \
 		--errors-for-leak-kinds=definite "$plain" \
@@ -143,11 +183,13 @@ run() {
 # Number the cases into one KTAP document.
 awk '
 	/^(not )?ok / { n++; sub(/^ok /, "ok " n " "); sub(/^not ok /, "not ok " n " ");
-			if ($0 ~ /# SKIP/) skip++; else if ($0 ~ /^not ok/) fail++; else pass++ }
+			if ($0 ~ /# SKIP/) skip++; else if ($0 ~ /# TODO/) todo++
+			else if ($0 ~ /^not ok/) fail++; else pass++ }
 	{ lines[++l] = $0 }
 	END {
 		print "KTAP version 1"; print "1.." n
 		for (i = 1; i <= l; i++) print lines[i]
-		printf "# native-test: %d passed, %d failed, %d skipped\n", pass, fail, skip
+		printf "# native-test: %d passed, %d failed, %d skipped", pass, fail, skip
+		printf "%s\n", todo ? sprintf(", %d known failure%s (TODO)", todo, todo > 1 ? "s" : "") : ""
 		exit fail || !n
 	}' "$tmp/lines" | tee "$results/ktap.txt"
