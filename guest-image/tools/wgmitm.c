@@ -14,7 +14,8 @@
  *	Send COMMAND to the relay at CTL and print its answer; exit 0 if the
  *	answer starts with "ok".
  *   wgmitm sink ADDR SECONDS
- *	Receive on ADDR for SECONDS, then print "packets N bytes N".
+ *	Receive on ADDR for SECONDS, or until SIGTERM or SIGINT, then print
+ *	"packets N bytes N".
  *
  * Addresses are a.b.c.d:port or [v6addr]:port.
  *
@@ -44,6 +45,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -556,8 +558,16 @@ static int ctl(int argc, char **argv)
 	return 1;
 }
 
+static volatile sig_atomic_t sink_stop;
+
+static void sink_signal(int sig)
+{
+	sink_stop = sig;
+}
+
 static int sink(char **argv)
 {
+	struct sigaction sa = { .sa_handler = sink_signal };
 	static unsigned char buf[MAX_PACKET];
 	unsigned long packets = 0, bytes = 0;
 	struct sockaddr_storage addr;
@@ -572,9 +582,13 @@ static int sink(char **argv)
 		die("bad number of seconds '%s'", argv[1]);
 	pfd.fd = bound_socket(&addr, len);
 	pfd.events = POLLIN;
+	/* No SA_RESTART: a signal ends the poll below with EINTR. */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGTERM, &sa, NULL) || sigaction(SIGINT, &sa, NULL))
+		die("sigaction: %s", strerror(errno));
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	end.tv_sec += secs;
-	for (;;) {
+	while (!sink_stop) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		ms = (end.tv_sec - now.tv_sec) * 1000 +
 		     (end.tv_nsec - now.tv_nsec) / 1000000;
