@@ -216,7 +216,8 @@ FIXTURE_CHECK := $(if $(and $(filter x86_64,$(ARCH)),$(filter zinc,$(TEST_FLAVOR
 test: deps image
 	$(Q)for f in $(TEST_FLAVORS); do kernel/build.sh $$f || exit 1; done
 	$(Q)native=0; $(NATIVE_CHECK) || native=1; $(BENCH_CHECK) || native=1; \
-		netns-tests/kcidb/check.sh || native=1; netns-tests/lava/format-check.sh || native=1; \
+		kernel/check.sh || native=1; netns-tests/kcidb/check.sh || native=1; \
+		netns-tests/lava/format-check.sh || native=1; \
 		$(FIXTURE_CHECK) || native=1; \
 		netns-tests/run.sh $(TEST_SUITES) && exit $$native
 

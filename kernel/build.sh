@@ -35,8 +35,9 @@
 # on top of all that), KERNEL_ROOT (where FLAVOR/ goes, default
 # BUILD_DIR/kernel; a kernel in a root of its own starts from the objects
 # of the flavor's default build), KERNEL (a prebuilt image used as it is,
-# with KERNEL_CONFIG, see install_image), KSRC_TARBALL, V=1 for the full
-# build log.
+# with KERNEL_CONFIG, see install_image), KSRC_TARBALL, KERNEL_MIN_FREE_MB
+# (the free disk a build wants before it removes unused source trees, see
+# free_disk), V=1 for the full build log.
 set -e -o pipefail
 export LC_ALL=C
 
@@ -313,16 +314,54 @@ if [ -r "$out/$imgname" ] && [ "$(cat "$out/key" 2>/dev/null)" = "$key" ]; then
 fi
 
 mkdir -p "$out"
-# A kernel build needs about 1.3 GB for the tree and 0.5 GB per flavor
-# for its objects: a full disk is named as such, not as a compiler error.
-free_mb=$(df -Pm "$kroot" | awk 'NR == 2 { print $4 }')
-[ "${free_mb:-0}" -ge 2500 ] ||
-	die "disk full: ${free_mb:-0} MB free in $kroot (a kernel build needs about 2500 MB)"
 # The old image stays usable until the new one replaces it; only the key
 # marks it stale.
 rm -f "$out/key"
 # Trees of the layout before the shared one: never used again.
 rm -rf "$out/linux"
+
+# free_disk: a kernel build needs about 2 GB for an unpacked, patched tree
+# and 0.5 GB per flavor for its objects.  Each series (a changed patch, a
+# fixture) unpacks a tree of its own, so when the disk holds less than
+# that, trees no flavor in BUILD_DIR/kernel builds from are removed, least
+# recently used first (a tree in use by a running build holds its .use
+# lock and is skipped); a disk still full is named as such, not as a
+# compiler error.  KERNEL_MIN_FREE_MB sets the need (default 2500 MB, or
+# 800 when the tree is already unpacked).
+free_disk() {
+	local need dir key used trees t when
+	need=${KERNEL_MIN_FREE_MB:-}
+	if [ -z "$need" ]; then
+		need=2500
+		[ -z "$tree" ] && [ ! -e "$src/.wgt-complete" ] || need=800
+	fi
+	case "$need" in ''|*[!0-9]*) die "KERNEL_MIN_FREE_MB=$need is not a number of MB" ;; esac
+	dir=$BUILD_DIR/kernel/src
+	free_mb() { df -Pm "$kroot" | awk 'NR == 2 { print $4 }'; }
+	[ "$(free_mb)" -lt "$need" ] || return 0
+	used=" $(cat "$BUILD_DIR"/kernel/*/src-key 2>/dev/null | tr '\n' ' ') $src_key "
+	# Least recently used first: the .use file's time, else the tree's.
+	trees=$(for t in "$dir"/*/; do
+		[ -d "$t" ] || continue
+		key=$(basename "$t")
+		case "$used" in *" $key "*) continue ;; esac
+		{ stat -c %Y "$dir/$key.use" 2>/dev/null || stat -c %Y "$t"; } | tr '\n' ' '
+		echo "$key"
+	done | sort -n)
+	echo "$trees" | while read -r when key; do
+		[ -n "$key" ] && [ "$(free_mb)" -lt "$need" ] || continue
+		t=$dir/$key
+		(
+			exec 3> "$t.use" 4> "$t.lock"
+			flock -n -x 3 && flock -n -x 4 || exit 0
+			msg "$outname: disk short ($(free_mb) MB free, $need MB needed): removing src/$key, which no flavor here builds from ($(du -sm "$t" | cut -f1) MB, last used $(date -d "@$when" '+%F %T'))"
+			rm -rf "$t"
+			rm -f "$t.use" "$t.lock"
+		)
+	done
+	[ "$(free_mb)" -ge "$need" ] ||
+		die "disk full: $(free_mb) MB free in $kroot, a kernel build needs about $need MB (each source tree left is one a flavor here builds from, or in use by a running build)"
+}
 
 # The source tree, unpacked and patched once per tarball and series, shared
 # by every flavor (and architecture) built from it.
@@ -340,7 +379,12 @@ else
 	src=$BUILD_DIR/kernel/src/$src_key
 	mkdir -p "$BUILD_DIR/kernel/src"
 	exec 8> "$src.lock"
+	# In use until this build ends (a shared lock, whose open also
+	# marks when the tree was last used): free_disk leaves it alone.
+	exec 6> "$src.use"
+	flock -s 6
 fi
+free_disk
 flock 8
 if [ -z "$tree" ] && [ ! -e "$src/.wgt-complete" ]; then
 	msg "$outname: unpacking $(basename "$KSRC_TARBALL")"
@@ -392,6 +436,9 @@ changed_files() {
 seed_from() {
 	local from=$1 from_src f old_obj old_src new_obj new_src
 	from_src=$BUILD_DIR/kernel/src/$(cat "$from/src-key")
+	# Read below: kept from free_disk in another build meanwhile.
+	exec 4> "$from_src.use"
+	flock -s 4
 	# kbuild writes real paths (no symlinks) into its files.
 	old_obj=$(realpath "$from/obj") old_src=$(realpath "$from_src")
 	msg "$outname: starting from $2's objects"
