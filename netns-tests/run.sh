@@ -120,6 +120,16 @@ fi
 # header_cases FILE TAG: the '|'-separated list on FILE's '# TAG: ' line.
 header_cases() { sed -n "s/^# $2: //p" "$1" | tr '|' '\n'; }
 
+# has_kunit FLAVOR: FLAVOR's kernel has Zinc's KUnit suites (its primitives
+# built in, with ZINC_KUNIT_TEST: wg-patches 0019).  Its zinc-selftest guest
+# then boots with kunit.enable=1 and reports each KUnit case too.
+has_kunit() {
+	local config
+	config=$(kernel_dir "$1")/config
+	grep -qx 'CONFIG_ZINC_KUNIT_TEST=y' "$config" 2> /dev/null &&
+		grep -qx 'CONFIG_ZINC_CHACHA20=y' "$config"
+}
+
 # cases_of SUITE FLAVOR: the case names the suite will report, one a line.
 cases_of() {
 	case "$1" in
@@ -133,7 +143,9 @@ cases_of() {
 		case "$2" in *-debug) echo kmemleak ;; esac
 		;;
 	zinc-selftest)
-		header_cases "$entries/zinc-selftest" cases ;;
+		header_cases "$entries/zinc-selftest" cases
+		! has_kunit "$2" || header_cases "$entries/zinc-selftest" cases-kunit | sed 's/^/kunit: /'
+		;;
 	zinc-selftest-relax)
 		header_cases "$entries/zinc-selftest" cases
 		header_cases "$entries/zinc-selftest" cases-relax
@@ -535,11 +547,12 @@ interop_matrix() {
 	done
 }
 
-# one_guest SUITE: the entry, boot_append and boot.sh arguments (boot_args)
-# of a suite of one guest.
+# one_guest SUITE FLAVOR: the entry, boot_append and boot.sh arguments
+# (boot_args) of a suite of one guest.
 one_guest() {
 	entry=$1 boot_append= boot_args=()
 	[ "$1" != netns ] || [ -z "${CASES:-}" ] || boot_args=(--args "$CASES")
+	[ "$1" != zinc-selftest ] || ! has_kunit "$2" || boot_append=kunit.enable=1
 	if [ "$1" = zinc-selftest-relax ]; then
 		entry=zinc-selftest boot_append=zinc.force_simd_relax=1
 	fi
@@ -580,7 +593,7 @@ if [ -n "${LAVA_BOOTS:-}" ]; then
 			;;
 		esac
 		lava_file=$LAVA_BOOTS/$suite-$(label "$flavor").boot
-		one_guest "$suite"
+		one_guest "$suite" "$flavor"
 		boot "$suite-$(label "$flavor")" "$flavor" "$entry" "${boot_args[@]}"
 		[ "$boot_rc" = 0 ] || die "$sf: guest-image/boot.sh --lava failed"
 		{
@@ -643,7 +656,7 @@ for sf in "$@"; do
 	*)
 		flavor=$flavors
 		run=$suite-$(label "$flavor")-$stamp
-		one_guest "$suite"
+		one_guest "$suite" "$flavor"
 		boot "$run" "$flavor" "$entry" "${boot_args[@]}"
 		boot_append=
 		guest_case "$run" "$boot_rc"
