@@ -339,7 +339,10 @@ free_disk() {
 	dir=$BUILD_DIR/kernel/src
 	free_mb() { df -Pm "$kroot" | awk 'NR == 2 { print $4 }'; }
 	[ "$(free_mb)" -lt "$need" ] || return 0
-	used=" $(cat "$BUILD_DIR"/kernel/*/src-key 2>/dev/null | tr '\n' ' ') $src_key "
+	used=" $src_key "
+	for t in "$BUILD_DIR"/kernel/*/src-key; do
+		if [ -r "$t" ]; then used="$used$(cat "$t") "; fi
+	done
 	# Least recently used first: the .use file's time, else the tree's.
 	trees=$(for t in "$dir"/*/; do
 		[ -d "$t" ] || continue
@@ -349,7 +352,8 @@ free_disk() {
 		echo "$key"
 	done | sort -n)
 	echo "$trees" | while read -r when key; do
-		[ -n "$key" ] && [ "$(free_mb)" -lt "$need" ] || continue
+		[ -n "$key" ] || continue
+		[ "$(free_mb)" -lt "$need" ] || break
 		t=$dir/$key
 		(
 			exec 3> "$t.use" 4> "$t.lock"

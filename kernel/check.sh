@@ -3,7 +3,8 @@
 # BUILD_DIR that never gets as far as a build: with the disk short,
 # source trees no flavor builds from go, least recently used first; the
 # trees the flavors build from and a tree a running build holds stay; a
-# disk still short is named as such; a bad KERNEL_MIN_FREE_MB is refused.
+# disk still short is named as such; a bad KERNEL_MIN_FREE_MB is refused;
+# the same before any flavor is built.
 set -e -o pipefail
 export LC_ALL=C
 
@@ -22,7 +23,7 @@ trap cleanup EXIT
 	die "no linux-source-6.1 tarball: run 'make deps' as root"
 
 . "$top/netns-tests/ktap-checks.sh"
-ktap_begin kernel 4
+ktap_begin kernel 5
 
 # Four trees: "old" and "older" are unused (older the least recently),
 # "flavor" is zinc's, "busy" is held by a build still running.
@@ -81,9 +82,23 @@ bad_need() {
 	cat "$tmp/bad.log"
 	grep -q 'KERNEL_MIN_FREE_MB=lots is not a number of MB' "$tmp/bad.log" || die "no error naming KERNEL_MIN_FREE_MB"
 }
+# A BUILD_DIR where no flavor is built yet: its trees are all unused.
+first_build() {
+	local bd2=$tmp/build2 free
+	mkdir -p "$bd2/kernel/src/stale"
+	head -c 1048576 /dev/zero > "$bd2/kernel/src/stale/file"
+	free=$(df -Pm "$bd2" | awk 'NR == 2 { print $4 }')
+	! BUILD_DIR=$bd2 KERNEL_MIN_FREE_MB=$((free + 1000000)) timeout 60 \
+		"$top/kernel/build.sh" stock > "$tmp/first.log" 2>&1 ||
+		{ cat "$tmp/first.log"; die "build.sh went on with the disk short"; }
+	cat "$tmp/first.log"
+	grep -q 'removing src/stale,' "$tmp/first.log" || die "src/stale was not removed"
+	grep -q '^kernel/build.sh: disk full: ' "$tmp/first.log" || die "no 'disk full' error"
+}
 check "a short disk removes the unused source trees, least recently used first" evicts_lru
 check "the trees a flavor builds from or a running build holds stay" keeps_used
 check "a disk still short is named as such" names_full
 check "a KERNEL_MIN_FREE_MB that is not a number is refused" bad_need
+check "a short disk before any flavor is built removes the unused trees too" first_build
 echo "# kernel: $((n - failed)) passed, $failed failed"
 [ "$failed" = 0 ]
