@@ -4,7 +4,7 @@
 #   guest-image/boot.sh --kernel BZIMAGE --initrd CPIO --entry NAME
 #       [--args ARGS] [--name RUN] [--timeout SECONDS] [--smp N] [--mem MB]
 #       [--append WORDS] [--qemu 'EXTRA QEMU ARGS'] [--accel kvm|tcg]
-#       [--arch x86_64|arm64|arm] [--lava FILE]
+#       [--arch x86_64|arm64|arm] [--extra CPIO] [--lava FILE]
 #
 # The guest runs /tests/entry/NAME and writes its output to a virtio-serial
 # port that lands in RESULTS_DIR/RUN/verdict.log; the console goes to
@@ -16,6 +16,8 @@
 # A modular kernel (kernel/build.sh) has modules.cpio.gz beside its image:
 # the guest's initramfs is then extended with it (the kernel unpacks
 # concatenated archives), and the guest's init loads every module in it.
+# --extra CPIO extends it the same way, last (e.g. the crypto-diff suite's
+# module and reference digests).
 #
 # --lava FILE boots nothing: it writes this boot, as a LAVA job needs it
 # (netns-tests/lava), to FILE as name=value lines: the QEMU binary and its
@@ -44,6 +46,7 @@ BUILD_DIR=${BUILD_DIR:-$top/build}
 RESULTS_DIR=${RESULTS_DIR:-$BUILD_DIR/results}
 
 kernel= initrd= entry= args= name= timeout=300 smp=2 mem=768 append= qemu_extra=
+extra=
 lava=
 accel=${ACCEL:-} arch=${ARCH:-x86_64}
 while [ $# -gt 0 ]; do
@@ -58,6 +61,7 @@ while [ $# -gt 0 ]; do
 	--mem) mem=$2 ;;
 	--append) append=$2 ;;
 	--qemu) qemu_extra=$2 ;;
+	--extra) extra=$2 ;;
 	--accel) accel=$2 ;;
 	--arch) arch=$2 ;;
 	--lava) lava=$2 ;;
@@ -69,6 +73,8 @@ done
 [ -r "$kernel" ] || die "no kernel image '$kernel' (--kernel)"
 [ -r "$initrd" ] || die "no initramfs '$initrd' (--initrd)"
 [ -n "$entry" ] || die "--entry is required"
+[ -z "$extra" ] || [ -r "$extra" ] || die "no cpio '$extra' (--extra)"
+[ -z "$extra" ] || [ -z "$lava" ] || die "--extra has no place in a LAVA job (--lava)"
 case "$timeout" in ''|*[!0-9]*) die "--timeout must be a number of seconds" ;; esac
 case "$args" in *' '*) die "--args must not contain spaces (use commas)" ;; esac
 case "$arch" in x86|amd64) arch=x86_64 ;; esac
@@ -155,8 +161,8 @@ verdict=$rundir/verdict.log
 rm -f "$console" "$verdict"
 : > "$verdict"
 
-if [ -n "$modules" ]; then
-	cat "$initrd" "$modules" > "$rundir/initrd.cpio.gz"
+if [ -n "$modules$extra" ]; then
+	cat "$initrd" ${modules:+"$modules"} ${extra:+"$extra"} > "$rundir/initrd.cpio.gz"
 	initrd=$rundir/initrd.cpio.gz
 fi
 

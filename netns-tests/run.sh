@@ -16,6 +16,11 @@
 #                     simd_relax() gives the vector unit back, so a SIMD call
 #                     that does not claim it again fails its selftest; plus a
 #                     case that the kernel took the parameter
+#   crypto-diff:F     the crypto differential (netns-tests/crypto-diff): one
+#                     seeded input set per primitive through lib/crypto, and
+#                     Zinc where F has it, each digest against libsodium's
+#                     and OpenSSL's on the host; one case per implementation
+#                     and primitive
 #   two-guest:A+B     a tunnel between two guests on a virtual link, the
 #                     initiator booting flavor A, the responder flavor B
 #                     (two-guest:F means F+F)
@@ -130,6 +135,16 @@ has_kunit() {
 		grep -qx 'CONFIG_ZINC_CHACHA20=y' "$config"
 }
 
+# has_zinc FLAVOR: FLAVOR's kernel has every Zinc primitive (built in or
+# as modules): its crypto-diff guest runs Zinc beside lib/crypto.
+has_zinc() {
+	local config p
+	config=$(kernel_dir "$1")/config
+	for p in CHACHA20 POLY1305 CHACHA20POLY1305 BLAKE2S CURVE25519; do
+		grep -qE "^CONFIG_ZINC_$p=[ym]\$" "$config" 2> /dev/null || return 1
+	done
+}
+
 # cases_of SUITE FLAVOR: the case names the suite will report, one a line.
 cases_of() {
 	case "$1" in
@@ -150,6 +165,11 @@ cases_of() {
 		header_cases "$entries/zinc-selftest" cases
 		header_cases "$entries/zinc-selftest" cases-relax
 		;;
+	crypto-diff)
+		header_cases "$entries/crypto-diff" cases-lib
+		! has_zinc "$2" || header_cases "$entries/crypto-diff" cases-zinc
+		header_cases "$entries/crypto-diff" cases-end
+		;;
 	two-guest)
 		header_cases "$entries/two-guest" cases-initiator | sed 's/^/initiator: /'
 		header_cases "$entries/two-guest" cases-responder | sed 's/^/responder: /'
@@ -160,7 +180,7 @@ cases_of() {
 			header_cases "$entries/interop" cases-responder | sed 's/^/responder: /'
 		fi
 		;;
-	*) bad "unknown suite '$1' (netns, zinc-selftest, zinc-selftest-relax, two-guest, interop)" ;;
+	*) bad "unknown suite '$1' (netns, zinc-selftest, zinc-selftest-relax, crypto-diff, two-guest, interop)" ;;
 	esac
 	# Each guest's own case (guest_case).
 	case "$1" in
@@ -548,9 +568,19 @@ interop_matrix() {
 }
 
 # one_guest SUITE FLAVOR: the entry, boot_append and boot.sh arguments
-# (boot_args) of a suite of one guest.
+# (boot_args) of a suite of one guest.  What a suite needs built first and
+# could not be (the crypto-diff module) is prep_error: the guest is not
+# booted, and its cases fail with that reason.
 one_guest() {
-	entry=$1 boot_append= boot_args=()
+	entry=$1 boot_append= boot_args=() prep_error=
+	local cpio
+	if [ "$1" = crypto-diff ]; then
+		if cpio=$(ARCH=$arch "$top/netns-tests/crypto-diff/build.sh" "$2"); then
+			boot_args=(--extra "$cpio")
+		else
+			prep_error="the cryptodiff module or the host reference did not build (above)"
+		fi
+	fi
 	[ "$1" != netns ] || [ -z "${CASES:-}" ] || boot_args=(--args "$CASES")
 	[ "$1" != zinc-selftest ] || ! has_kunit "$2" || boot_append=kunit.enable=1
 	if [ "$1" = zinc-selftest-relax ]; then
@@ -589,6 +619,10 @@ if [ -n "${LAVA_BOOTS:-}" ]; then
 		case "$suite" in
 		two-guest | interop)
 			echo "$prog: $sf: no LAVA job (two guests on one link would need a LAVA MultiNode job)" >&2
+			continue
+			;;
+		crypto-diff)
+			echo "$prog: $sf: no LAVA job (its module is built against each kernel, and a job carries one initramfs)" >&2
 			continue
 			;;
 		esac
@@ -657,12 +691,18 @@ for sf in "$@"; do
 		flavor=$flavors
 		run=$suite-$(label "$flavor")-$stamp
 		one_guest "$suite" "$flavor"
-		boot "$run" "$flavor" "$entry" "${boot_args[@]}"
+		if [ -z "$prep_error" ]; then
+			boot "$run" "$flavor" "$entry" "${boot_args[@]}"
+			died=$(died_msg $boot_rc "$run")
+		else
+			: > "$outdir/$run.ktap"
+			boot_rc=1 died="not booted: $prep_error"
+		fi
 		boot_append=
 		guest_case "$run" "$boot_rc"
 		where "$suite" "$(label "$flavor")" "$run"
 		collect "$outdir/$run.ktap" "$(label "$flavor"): $suite: " "$(cases_of "$suite" "$flavor")" \
-			"$(died_msg $boot_rc "$run")" "$([ "$suite" != netns ] || echo "$flavor")"
+			"$died" "$([ "$suite" != netns ] || echo "$flavor")"
 		;;
 	esac
 done
