@@ -172,18 +172,20 @@ ifeq ($(ARCH),x86_64)
 # the guest) has its selftests and the netns cases that tell a modular
 # kernel apart (MODULAR_CASES: which code carried the tunnel, the SG path,
 # both CPUs, the counters, teardown); make test-matrix runs its whole
-# netns suite.
+# netns suite.  The crypto differential (crypto-diff: lib/crypto, and Zinc
+# where the kernel has it, against libsodium and OpenSSL on the host) runs
+# on every flavor.
 MODULAR_CASES ?= tunnel-basic,crypto-path,sg-integrity,smp-crypt,counters,teardown
 ifeq ($(FLAVOR),zinc)
-TEST_SUITES ?= zinc-selftest:zinc zinc-selftest-relax:zinc netns:zinc \
-	two-guest:zinc+zinc netns:stock \
-	zinc-selftest:zinc-modular $(if $(CASES),netns,netns=$(MODULAR_CASES)):zinc-modular \
+TEST_SUITES ?= zinc-selftest:zinc zinc-selftest-relax:zinc crypto-diff:zinc netns:zinc \
+	two-guest:zinc+zinc crypto-diff:stock netns:stock \
+	zinc-selftest:zinc-modular crypto-diff:zinc-modular $(if $(CASES),netns,netns=$(MODULAR_CASES)):zinc-modular \
 	interop:zinc+stock interop:stock+zinc interop:zinc+go interop:go+zinc
 else ifneq ($(filter zinc%,$(FLAVOR)),)
-TEST_SUITES ?= zinc-selftest:$(FLAVOR) zinc-selftest-relax:$(FLAVOR) netns:$(FLAVOR) \
-	two-guest:$(FLAVOR)+$(FLAVOR)
+TEST_SUITES ?= zinc-selftest:$(FLAVOR) zinc-selftest-relax:$(FLAVOR) crypto-diff:$(FLAVOR) \
+	netns:$(FLAVOR) two-guest:$(FLAVOR)+$(FLAVOR)
 else
-TEST_SUITES ?= netns:$(FLAVOR) two-guest:$(FLAVOR)+$(FLAVOR)
+TEST_SUITES ?= crypto-diff:$(FLAVOR) netns:$(FLAVOR) two-guest:$(FLAVOR)+$(FLAVOR)
 endif
 else
 TEST_SUITES ?= zinc-selftest:zinc zinc-selftest-relax:zinc
@@ -233,14 +235,15 @@ soak: deps image
 # KASAN and lockdep under TCG run several times slower: case timeouts and
 # waits in the guest stretch by this factor.
 DEBUG_TIMEOUT_SCALE ?= 4
-DEBUG_SUITES ?= zinc-selftest:zinc-debug zinc-selftest-relax:zinc-debug netns:zinc-debug \
-	two-guest:zinc-debug+zinc-debug netns:stock-debug two-guest:stock-debug+stock-debug
+DEBUG_SUITES ?= zinc-selftest:zinc-debug zinc-selftest-relax:zinc-debug crypto-diff:zinc-debug \
+	netns:zinc-debug two-guest:zinc-debug+zinc-debug crypto-diff:stock-debug netns:stock-debug \
+	two-guest:stock-debug+stock-debug
 
 # Every flavor but the debug one (make test-debug) through the netns suite,
 # the Zinc flavors through their selftests too: built-in and modular,
 # preemptible and not.
 MATRIX_FLAVORS ?= $(filter-out %-debug,$(FLAVORS))
-MATRIX_SUITES ?= $(foreach f,$(MATRIX_FLAVORS),$(if $(filter zinc%,$(f)),zinc-selftest:$(f)) netns:$(f))
+MATRIX_SUITES ?= $(foreach f,$(MATRIX_FLAVORS),$(if $(filter zinc%,$(f)),zinc-selftest:$(f)) crypto-diff:$(f) netns:$(f))
 test-matrix: x86-only deps image
 	$(Q)for f in $(call flavors_of,$(MATRIX_SUITES)); do kernel/build.sh $$f || exit 1; done
 	$(Q)netns-tests/run.sh $(MATRIX_SUITES)
@@ -255,12 +258,13 @@ test-debug: x86-only deps image
 	$(Q)TIMEOUT_SCALE=$(DEBUG_TIMEOUT_SCALE) netns-tests/run.sh $(DEBUG_SUITES)
 
 # LAVA (netns-tests/lava/README.md): a job for each suite of one guest in
-# LAVA_SUITES (two-guest and interop boot two guests: no job), for ARCH,
+# LAVA_SUITES (two-guest and interop boot two guests, crypto-diff a module
+# built per kernel: no job), for ARCH,
 # and the device they run on, in LAVA_OUT; LAVA_URL=URL names where its
 # artifacts/ folder is published.  make lava-check runs LAVA_CHECK_SUITES'
 # jobs with lava-run and compares each case with a direct run (about 25
 # minutes for zinc's netns suite both ways: not part of make test).
-LAVA_SUITES ?= $(filter-out two-guest:% interop:%,$(TEST_SUITES))
+LAVA_SUITES ?= $(filter-out two-guest:% interop:% crypto-diff:%,$(TEST_SUITES))
 LAVA_OUT ?= $(BUILD_DIR)/lava
 LAVA_CHECK_SUITES ?= $(if $(filter zinc%,$(FLAVOR)),zinc-selftest:$(FLAVOR)) netns:$(FLAVOR)
 LAVA_URL ?=
