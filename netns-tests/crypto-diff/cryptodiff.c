@@ -21,6 +21,7 @@
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/scatterlist.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -55,8 +56,9 @@ static size_t cd_chunk(struct cd_rng *cuts, size_t left, size_t unit)
 /*
  * The scatterlist of a split AEAD run: the message and its tag in segments
  * of 1 byte up to the whole, each at a seeded gap after the one before in
- * one 64 KiB arena, so a segment may cross a page and a block or the tag
- * may be cut anywhere.
+ * one 64 KiB arena, from a random offset in its first 4 KiB, so a segment
+ * may cross a page and a block or the tag may be cut anywhere.  (At most
+ * 4 KiB + 4112 segments * 7 bytes of gap + 4112 bytes: 37 KiB.)
  */
 #define CD_ARENA	(64 * 1024)
 #define CD_MAX_SEGS	(CD_MAX_LEN + CD_TAG)
@@ -68,7 +70,7 @@ static void cd_scatter(struct cd_rng *cuts, const u8 *src, size_t len)
 {
 	static const u32 max_seg[] = { 1, 3, 17, 64, 700, CD_MAX_SEGS };
 	u32 most = max_seg[cd_below(cuts, ARRAY_SIZE(max_seg))];
-	size_t off = cd_below(cuts, PAGE_SIZE), done = 0, n;
+	size_t off = cd_below(cuts, SZ_4K), done = 0, n;
 	int nsegs = 0;
 
 	sg_init_table(cd_sg, CD_MAX_SEGS);
