@@ -17,6 +17,11 @@
  * adversarial; it only has to be written twice the same way and change when
  * any output byte does.
  *
+ * Every message and every output lies at the very end of its buffer, which
+ * the kernel module allocates with vmalloc(): the unmapped guard page after
+ * a vmalloc area turns any read or write past the end into a fault, at
+ * every length.
+ *
  * A "split" run of a primitive hands the implementation a second seeded
  * generator for how to cut the same computation up (incremental chunks, a
  * scatterlist layout).  The reference ignores it and computes in one go, so
@@ -137,15 +142,24 @@ static const char *const cd_split_name[CD_NR_PRIMS] = {
 	[CD_BLAKE2S] = "blake2s-split",
 };
 
-/* The buffers a run needs, from the caller (the kernel's are allocated). */
+/*
+ * The buffers a run needs, from the caller: src, dst and back are CD_BUF
+ * bytes each, and what a run puts in one ends where the buffer does
+ * (cd_end()).
+ */
+#define CD_BUF		8192
+
 struct cd_bufs {
-	u8 src[CD_MAX_LEN + CD_TAG];
-	u8 dst[CD_MAX_LEN + CD_TAG];
-	u8 back[CD_MAX_LEN + CD_TAG];
+	u8 *src, *dst, *back;
 	u8 key[CD_HMAC_MAX_KEY];
 	u8 ad[CD_MAX_AD];
 	u8 nonce[24];
 };
+
+static inline u8 *cd_end(u8 *buf, size_t len)
+{
+	return buf + CD_BUF - len;
+}
 
 static inline bool cd_has(const struct cd_ops *ops, enum cd_prim p)
 {
@@ -178,6 +192,8 @@ static void cd_run_aead(const struct cd_ops *ops, struct cd_bufs *b,
 			struct cd_rng *r, size_t len, size_t nonce_len, u64 *h,
 			bool split)
 {
+	u8 *src = cd_end(b->src, len), *sealed = cd_end(b->dst, len + CD_TAG);
+	u8 *back = cd_end(b->back, len);
 	struct cd_rng cuts;
 	size_t ad_len, bit;
 	bool ok;
@@ -186,21 +202,21 @@ static void cd_run_aead(const struct cd_ops *ops, struct cd_bufs *b,
 	cd_fill(r, b->nonce, nonce_len);
 	ad_len = cd_below(r, CD_MAX_AD + 1);
 	cd_fill(r, b->ad, ad_len);
-	cd_fill(r, b->src, len);
+	cd_fill(r, src, len);
 	bit = cd_below(r, (u32)(len + CD_TAG) * 8);
 	cuts.s = cd_next(r);
 
-	ops->aead_encrypt(b->dst, b->src, len, b->ad, ad_len, b->nonce,
+	ops->aead_encrypt(sealed, src, len, b->ad, ad_len, b->nonce,
 			  nonce_len, b->key, split ? &cuts : NULL);
-	cd_fold(h, b->dst, len + CD_TAG);
-	ok = ops->aead_decrypt(b->back, b->dst, len + CD_TAG, b->ad, ad_len,
+	cd_fold(h, sealed, len + CD_TAG);
+	ok = ops->aead_decrypt(back, sealed, len + CD_TAG, b->ad, ad_len,
 			       b->nonce, nonce_len, b->key,
 			       split ? &cuts : NULL);
 	cd_fold_bool(h, ok);
 	if (ok)
-		cd_fold(h, b->back, len);
-	b->dst[bit / 8] ^= (u8)(1U << (bit % 8));
-	ok = ops->aead_decrypt(b->back, b->dst, len + CD_TAG, b->ad, ad_len,
+		cd_fold(h, back, len);
+	sealed[bit / 8] ^= (u8)(1U << (bit % 8));
+	ok = ops->aead_decrypt(back, sealed, len + CD_TAG, b->ad, ad_len,
 			       b->nonce, nonce_len, b->key,
 			       split ? &cuts : NULL);
 	cd_fold_bool(h, ok);
@@ -214,6 +230,7 @@ static u64 cd_run(const struct cd_ops *ops, enum cd_prim p, bool split,
 	u64 h = 0xcbf29ce484222325ULL;
 	struct cd_rng cuts;
 	size_t len, keylen, outlen;
+	u8 *src, *out;
 	u64 nonce;
 	u32 counter;
 	bool ok;
@@ -222,25 +239,29 @@ static u64 cd_run(const struct cd_ops *ops, enum cd_prim p, bool split,
 	switch (p) {
 	case CD_CHACHA20:
 		for (len = 0; len <= CD_MAX_LEN; len++) {
+			src = cd_end(b->src, len);
+			out = cd_end(b->dst, len);
 			cd_fill(&r, b->key, 32);
 			nonce = cd_next(&r);
 			counter = cd_below(&r, 1U << 16);
-			cd_fill(&r, b->src, len);
+			cd_fill(&r, src, len);
 			cuts.s = cd_next(&r);
-			ops->chacha20(b->dst, b->src, len, b->key, nonce,
-				      counter, split ? &cuts : NULL);
-			cd_fold(&h, b->dst, len);
+			ops->chacha20(out, src, len, b->key, nonce, counter,
+				      split ? &cuts : NULL);
+			cd_fold(&h, out, len);
 			cd_yield();
 		}
 		break;
 	case CD_POLY1305:
 		for (len = 0; len <= CD_MAX_LEN; len++) {
+			src = cd_end(b->src, len);
+			out = cd_end(b->dst, CD_TAG);
 			cd_fill(&r, b->key, 32);
-			cd_fill(&r, b->src, len);
+			cd_fill(&r, src, len);
 			cuts.s = cd_next(&r);
-			ops->poly1305(b->dst, b->src, len, b->key,
+			ops->poly1305(out, src, len, b->key,
 				      split ? &cuts : NULL);
-			cd_fold(&h, b->dst, CD_TAG);
+			cd_fold(&h, out, CD_TAG);
 			cd_yield();
 		}
 		break;
@@ -260,22 +281,26 @@ static u64 cd_run(const struct cd_ops *ops, enum cd_prim p, bool split,
 			outlen = 1 + cd_below(&r, 32);
 			if (!keylen)
 				outlen = 32;
+			src = cd_end(b->src, len);
+			out = cd_end(b->dst, outlen);
 			cd_fill(&r, b->key, keylen);
-			cd_fill(&r, b->src, len);
+			cd_fill(&r, src, len);
 			cuts.s = cd_next(&r);
-			ops->blake2s(b->dst, outlen, b->src, len, b->key,
-				     keylen, split ? &cuts : NULL);
-			cd_fold(&h, b->dst, outlen);
+			ops->blake2s(out, outlen, src, len, b->key, keylen,
+				     split ? &cuts : NULL);
+			cd_fold(&h, out, outlen);
 			cd_yield();
 		}
 		break;
 	case CD_BLAKE2S_HMAC:
 		for (len = 0; len <= CD_MAX_LEN; len++) {
 			keylen = cd_below(&r, CD_HMAC_MAX_KEY + 1);
+			src = cd_end(b->src, len);
+			out = cd_end(b->dst, 32);
 			cd_fill(&r, b->key, keylen);
-			cd_fill(&r, b->src, len);
-			ops->blake2s_hmac(b->dst, b->src, len, b->key, keylen);
-			cd_fold(&h, b->dst, 32);
+			cd_fill(&r, src, len);
+			ops->blake2s_hmac(out, src, len, b->key, keylen);
+			cd_fold(&h, out, 32);
 			cd_yield();
 		}
 		break;
@@ -285,18 +310,20 @@ static u64 cd_run(const struct cd_ops *ops, enum cd_prim p, bool split,
 		 * The points are random, but for two of order 1 and 2
 		 * (zero and one) first, whose shared secret is zero: refused.
 		 */
+		src = cd_end(b->src, 32);
+		out = cd_end(b->dst, 32);
 		for (i = 0; i < CD_X25519_RUNS; i++) {
 			cd_fill(&r, b->key, 32);
-			cd_fill(&r, b->src, 32);
+			cd_fill(&r, src, 32);
 			if (p == CD_X25519 && i < 2) {
-				memset(b->src, 0, 32);
-				b->src[0] = (u8)i;
+				memset(src, 0, 32);
+				src[0] = (u8)i;
 			}
-			ok = ops->x25519(b->dst, b->key,
-					 p == CD_X25519 ? b->src : NULL);
+			ok = ops->x25519(out, b->key,
+					 p == CD_X25519 ? src : NULL);
 			cd_fold_bool(&h, ok);
 			if (ok)
-				cd_fold(&h, b->dst, 32);
+				cd_fold(&h, out, 32);
 			cd_yield();
 		}
 		break;

@@ -24,6 +24,7 @@
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 
 #define CD_HAVE_ZINC (IS_ENABLED(CONFIG_ZINC_CHACHA20) && \
 		      IS_ENABLED(CONFIG_ZINC_POLY1305) && \
@@ -66,7 +67,9 @@ static size_t cd_chunk(struct cd_rng *cuts, size_t left, size_t unit)
 static u8 *cd_arena;
 static struct scatterlist *cd_sg;
 
-static void cd_scatter(struct cd_rng *cuts, const u8 *src, size_t len)
+/* Lay len bytes out as a scatterlist, the first copy of them from src. */
+static void cd_scatter(struct cd_rng *cuts, const u8 *src, size_t copy,
+		       size_t len)
 {
 	static const u32 max_seg[] = { 1, 3, 17, 64, 700, CD_MAX_SEGS };
 	u32 most = max_seg[cd_below(cuts, ARRAY_SIZE(max_seg))];
@@ -77,7 +80,8 @@ static void cd_scatter(struct cd_rng *cuts, const u8 *src, size_t len)
 	while (done < len) {
 		n = min_t(size_t, 1 + cd_below(cuts, most), len - done);
 		off += cd_below(cuts, 8);
-		memcpy(cd_arena + off, src + done, n);
+		if (done < copy)
+			memcpy(cd_arena + off, src + done, min(n, copy - done));
 		sg_set_buf(&cd_sg[nsegs++], cd_arena + off, n);
 		off += n;
 		done += n;
@@ -144,7 +148,7 @@ static void lib_aead_encrypt(u8 *dst, const u8 *src, size_t len,
 		chacha20poly1305_encrypt(dst, src, len, ad, ad_len,
 					 get_unaligned_le64(nonce), key);
 	} else {
-		cd_scatter(split, src, len + CD_TAG);
+		cd_scatter(split, src, len, len + CD_TAG);
 		if (chacha20poly1305_encrypt_sg_inplace(cd_sg, len, ad, ad_len,
 							get_unaligned_le64(nonce),
 							key))
@@ -167,7 +171,7 @@ static bool lib_aead_decrypt(u8 *dst, const u8 *src, size_t len,
 	if (!split)
 		return chacha20poly1305_decrypt(dst, src, len, ad, ad_len,
 						get_unaligned_le64(nonce), key);
-	cd_scatter(split, src, len);
+	cd_scatter(split, src, len, len);
 	ok = chacha20poly1305_decrypt_sg_inplace(cd_sg, len, ad, ad_len,
 						 get_unaligned_le64(nonce),
 						 key);
@@ -269,7 +273,7 @@ static void zinc_aead_encrypt(u8 *dst, const u8 *src, size_t len,
 		zinc_chacha20poly1305_encrypt(dst, src, len, ad, ad_len,
 					      get_unaligned_le64(nonce), key);
 	} else {
-		cd_scatter(split, src, len + CD_TAG);
+		cd_scatter(split, src, len, len + CD_TAG);
 		simd_get(&simd);
 		ok = zinc_chacha20poly1305_encrypt_sg_inplace(cd_sg, len, ad,
 							      ad_len,
@@ -298,7 +302,7 @@ static bool zinc_aead_decrypt(u8 *dst, const u8 *src, size_t len,
 		return zinc_chacha20poly1305_decrypt(dst, src, len, ad, ad_len,
 						     get_unaligned_le64(nonce),
 						     key);
-	cd_scatter(split, src, len);
+	cd_scatter(split, src, len, len);
 	simd_get(&simd);
 	ok = zinc_chacha20poly1305_decrypt_sg_inplace(cd_sg, len, ad, ad_len,
 						      get_unaligned_le64(nonce),
@@ -353,10 +357,16 @@ static int __init cryptodiff_init(void)
 	struct cd_bufs *b;
 	int ret = -ENOMEM;
 
-	b = kmalloc(sizeof(*b), GFP_KERNEL);
+	/* Each buffer a vmalloc area of its own: a guard page after it. */
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (b) {
+		b->src = vmalloc(CD_BUF);
+		b->dst = vmalloc(CD_BUF);
+		b->back = vmalloc(CD_BUF);
+	}
 	cd_arena = kmalloc(CD_ARENA, GFP_KERNEL);
 	cd_sg = kvmalloc_array(CD_MAX_SEGS, sizeof(*cd_sg), GFP_KERNEL);
-	if (!b || !cd_arena || !cd_sg)
+	if (!b || !b->src || !b->dst || !b->back || !cd_arena || !cd_sg)
 		goto out;
 
 	pr_info("impls: lib/crypto%s\n", CD_HAVE_ZINC ? " zinc" : "");
@@ -369,6 +379,11 @@ static int __init cryptodiff_init(void)
 out:
 	kvfree(cd_sg);
 	kfree(cd_arena);
+	if (b) {
+		vfree(b->src);
+		vfree(b->dst);
+		vfree(b->back);
+	}
 	kfree(b);
 	return ret;
 }

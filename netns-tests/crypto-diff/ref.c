@@ -164,7 +164,8 @@ static const struct cd_ops ref_ops = {
 
 int main(int argc, char **argv)
 {
-	static struct cd_bufs b;
+	static u8 src[CD_BUF], dst[CD_BUF], back[CD_BUF];
+	static struct cd_bufs b = { .src = src, .dst = dst, .back = back };
 	bool self = argc > 1 && !strcmp(argv[1], "--self");
 	enum cd_prim p;
 	int bad = 0;
