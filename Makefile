@@ -63,7 +63,8 @@ PACKAGES += python3-yaml
 ifneq ($(filter lava-check,$(MAKECMDGOALS)),)
 PACKAGES += lava-dispatcher
 endif
-# bench/native (native-test, fuzz, bench-native): Zinc built for userspace.
+# bench/native (native-test, fuzz, bench-native): Zinc built for userspace;
+# libsodium and OpenSSL are also crypto-diff's host reference.
 # (llvm: llvm-symbolizer, for readable sanitizer stack traces)
 PACKAGES += clang libclang-rt-14-dev llvm libsodium-dev valgrind gnuplot-nox
 # Only for ARCH=arm64 / ARCH=arm: cross compilers, static libc, QEMU.
@@ -162,7 +163,8 @@ tunnel: x86-only kernel image
 	$(Q)netns-tests/tunnel.sh $(FLAVOR)
 
 # What 'make test' runs, as netns-tests/run.sh SUITE:FLAVOR words.  On
-# arm64 and arm (not part of CI's x86_64 'make test'): the Zinc selftests.
+# arm64 and arm (not part of CI's x86_64 'make test'): the Zinc selftests
+# and the crypto differential.
 ifeq ($(ARCH),x86_64)
 # Zinc's selftests run on every Zinc flavor.  On zinc the suite also runs on
 # stock (the crypto-path case checks the mirror image there), and four cells
@@ -188,7 +190,7 @@ else
 TEST_SUITES ?= crypto-diff:$(FLAVOR) netns:$(FLAVOR) two-guest:$(FLAVOR)+$(FLAVOR)
 endif
 else
-TEST_SUITES ?= zinc-selftest:zinc zinc-selftest-relax:zinc
+TEST_SUITES ?= zinc-selftest:zinc zinc-selftest-relax:zinc crypto-diff:zinc
 endif
 # The handshake interop matrix: every ordered pair (initiator, responder) of
 # these implementations; "go" is wireguard-go, in a guest running

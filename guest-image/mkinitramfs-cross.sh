@@ -30,16 +30,34 @@ command -v cpio > /dev/null || die "cpio is missing"
 
 # The entries this image carries, each built from guest-image/cross/NAME.c;
 # the case list comes from the shell entry of the same name.
-entries="zinc-selftest"
-cases=$(sed -n 's/^# cases: //p' "$top/guest-image/entry/zinc-selftest")
-[ -n "$cases" ] || die "no '# cases:' line in guest-image/entry/zinc-selftest"
+entries="zinc-selftest crypto-diff"
+# Each static entry's case names, from its shell entry's header lines, as
+# the -D flags it is built with.
+header() {
+	local v
+	v=$(sed -n "s/^# $2: //p" "$top/guest-image/entry/$1")
+	[ -n "$v" ] || die "no '# $2:' line in guest-image/entry/$1"
+	echo "$v"
+}
+# One flag a line (case names hold spaces).
+entry_flags() {
+	case "$1" in
+	zinc-selftest) printf -- '-DZINC_SELFTEST_CASES="%s"\n' "$(header zinc-selftest cases)" ;;
+	crypto-diff)
+		printf -- '-DCRYPTO_DIFF_%s_CASES="%s"\n' \
+			LIB "$(header crypto-diff cases-lib)" \
+			ZINC "$(header crypto-diff cases-zinc)" \
+			END "$(header crypto-diff cases-end)" ;;
+	esac
+}
 
 key=$(
 	{
 		cat "$0" "$top/guest-image/init.c"
-		echo "$arch $cross $cases"
+		echo "$arch $cross"
 		"$cc" --version | head -n 1
-		for e in $entries; do cat "$top/guest-image/cross/$e.c"; done
+		cat "$top/guest-image/cross/klog.h"
+		for e in $entries; do entry_flags "$e"; cat "$top/guest-image/cross/$e.c"; done
 	} | sha256sum | cut -c1-16
 )
 if [ -r "$output" ] && [ "$(cat "$output.key" 2>/dev/null)" = "$key" ]; then
@@ -56,8 +74,9 @@ cflags="-static -O2 -Wall -Wextra -Werror"
 "$cc" $cflags -o "$stage/init" "$top/guest-image/init.c" ||
 	die "cannot build init with $cc (static glibc: $pkg)"
 for e in $entries; do
+	mapfile -t eflags < <(entry_flags "$e")
 	# shellcheck disable=SC2086
-	"$cc" $cflags -DZINC_SELFTEST_CASES="\"$cases\"" \
+	"$cc" $cflags "${eflags[@]}" \
 		-o "$stage/tests/entry/$e" "$top/guest-image/cross/$e.c" ||
 		die "cannot build entry $e with $cc"
 done

@@ -39,7 +39,8 @@
 # ARCH=arm64 or ARCH=arm (default x86_64) runs the guests on that
 # architecture under TCG: kernels from $BUILD_DIR/kernel/FLAVOR-ARCH, the
 # initramfs from $BUILD_DIR/initramfs-ARCH.cpio.gz (make image ARCH=...),
-# only the zinc-selftest suite, and every case named FLAVOR-ARCH: ...
+# only the zinc-selftest and crypto-diff suites, and every case named
+# FLAVOR-ARCH: ...
 #
 # LAVA_BOOTS=DIR boots nothing: each suite of one guest is written as
 # DIR/SUITE-FLAVOR.boot (guest-image/boot.sh --lava, plus suite, flavor,
@@ -241,8 +242,8 @@ total=0 all_kernels=
 for sf in "$@"; do
 	[ "${sf%%:*}" != "$sf" ] || bad "'$sf' is not SUITE:FLAVOR"
 	split_word "$sf"
-	[ "$arch" = x86_64 ] || [ "${suite%-relax}" = zinc-selftest ] ||
-		bad "suite '$suite' runs on x86_64 only (ARCH=$arch guests carry only zinc-selftest)"
+	[ "$arch" = x86_64 ] || [ "${suite%-relax}" = zinc-selftest ] || [ "$suite" = crypto-diff ] ||
+		bad "suite '$suite' runs on x86_64 only (ARCH=$arch guests carry only zinc-selftest and crypto-diff)"
 	case "$suite:$flavors" in
 	*:*+*+* | *:+* | *:*+) bad "'$sf': one flavor, or two joined by one '+'" ;;
 	interop:*+* | two-guest:*) ;;

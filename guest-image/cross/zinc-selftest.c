@@ -19,7 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/klog.h>
+
+#include "klog.h"
 
 #ifndef ZINC_SELFTEST_CASES
 #error "build with -DZINC_SELFTEST_CASES='\"name|name|...\"'"
@@ -27,30 +28,7 @@
 
 #define RELAX_PARAM "/sys/module/zinc/parameters/force_simd_relax"
 
-#define SYSLOG_ACTION_READ_ALL 3
-#define SYSLOG_ACTION_SIZE_BUFFER 10
 #define MAX_CASES 16
-
-/*
- * The message of one log line: after an optional "<level>" prefix and an
- * optional "[ seconds.micros] " timestamp.
- */
-static const char *message(const char *line)
-{
-	const char *p = line;
-
-	if (*p == '<') {
-		p = strchr(p, '>');
-		p = p ? p + 1 : line;
-	}
-	if (*p == '[') {
-		const char *end = strchr(p, ']');
-
-		if (end && end[1] == ' ')
-			p = end + 2;
-	}
-	return p;
-}
 
 /* Is msg "zinc: NAME" followed by ':' or ' '? */
 static int about(const char *msg, const char *name)
@@ -85,28 +63,15 @@ int main(void)
 {
 	char cases[] = ZINC_SELFTEST_CASES;
 	char *names[MAX_CASES], *log, *line, *save, *tok;
-	int size, len, ncases = 0, failed = 0, any_zinc = 0, i, relax;
+	int ncases = 0, failed = 0, any_zinc = 0, i, relax;
 
 	for (tok = strtok_r(cases, "|", &save); tok && ncases < MAX_CASES;
 	     tok = strtok_r(NULL, "|", &save))
 		names[ncases++] = tok;
 
-	size = klogctl(SYSLOG_ACTION_SIZE_BUFFER, NULL, 0);
-	if (size <= 0) {
-		perror("zinc-selftest: klogctl(SIZE_BUFFER)");
+	log = klog_read("zinc-selftest");
+	if (!log)
 		return 2;
-	}
-	log = malloc(size + 1);
-	if (!log) {
-		perror("zinc-selftest: malloc");
-		return 2;
-	}
-	len = klogctl(SYSLOG_ACTION_READ_ALL, log, size);
-	if (len < 0) {
-		perror("zinc-selftest: klogctl(READ_ALL)");
-		return 2;
-	}
-	log[len] = '\0';
 
 	relax = file_has_word("/proc/cmdline", "zinc.force_simd_relax=1");
 	printf("KTAP version 1\n1..%d\n", ncases + relax);
@@ -118,7 +83,7 @@ int main(void)
 		snprintf(want, sizeof(want), "zinc: %s self-tests: pass",
 			 names[i]);
 		for (p = log; *p; p = line ? line + 1 : p + strlen(p)) {
-			const char *msg = message(p);
+			const char *msg = klog_message(p);
 			size_t n;
 
 			line = strchr(p, '\n');

@@ -30,7 +30,7 @@ flavor=${1:-}
 
 arch=${ARCH:-x86_64}
 case "$arch" in
-x86_64) karch=x86_64 cross= outname=$flavor ;;
+x86_64) karch=x86_64 cross='' outname=$flavor ;;
 arm64) karch=arm64 cross=${CROSS_COMPILE:-aarch64-linux-gnu-} outname=$flavor-$arch ;;
 arm) karch=arm cross=${CROSS_COMPILE:-arm-linux-gnueabihf-} outname=$flavor-$arch ;;
 *) die "unknown ARCH '$arch' (x86_64, arm64, arm)" ;;
