@@ -49,10 +49,13 @@ static inline u64 cd_next(struct cd_rng *r)
 	return z ^ (z >> 31);
 }
 
-/* A number in [0, n): the modulo bias does not matter for test inputs. */
+/*
+ * A number in [0, n), from the draw's top 32 bits scaled by n: no 64-bit
+ * division, which 32-bit ARM kernels have no helper for.
+ */
 static inline u32 cd_below(struct cd_rng *r, u32 n)
 {
-	return (u32)(cd_next(r) % n);
+	return (u32)(((cd_next(r) >> 32) * n) >> 32);
 }
 
 static inline void cd_fill(struct cd_rng *r, u8 *p, size_t len)
