@@ -696,11 +696,11 @@ for sf in "$@"; do
 			boot "$run" "$flavor" "$entry" "${boot_args[@]}"
 			died=$(died_msg $boot_rc "$run")
 		else
-			: > "$outdir/$run.ktap"
+			printf '# not booted: %s\nnot ok 0 %s\n' "$prep_error" "$GUEST_CASE" > "$outdir/$run.ktap"
 			boot_rc=1 died="not booted: $prep_error"
 		fi
 		boot_append=
-		guest_case "$run" "$boot_rc"
+		[ -n "$prep_error" ] || guest_case "$run" "$boot_rc"
 		where "$suite" "$(label "$flavor")" "$run"
 		collect "$outdir/$run.ktap" "$(label "$flavor"): $suite: " "$(cases_of "$suite" "$flavor")" \
 			"$died" "$([ "$suite" != netns ] || echo "$flavor")"
