@@ -205,7 +205,12 @@ GUEST_CASE="guest: kernel healthy, clean shutdown"
 guest_case() {
 	local run=$1 rc=$2 k=$outdir/$1.ktap console=$RESULTS_DIR/$1/console.log why=
 	if [ "$rc" -ge 124 ]; then
-		why="the guest died (boot.sh exit $rc)"
+		# What the kernel said as it died: the first lines of its
+		# report, from the console (the port may have lost them).
+		local excerpt
+		excerpt=$(sed -n 's/\r$//; /BUG: \|Oops\|Kernel panic\|WARNING: \|RIP: \|soft lockup\|rcu: INFO/p' \
+			"$console" 2> /dev/null | head -n 6 | tr -d '\000' | sed 's/^/# console: /' || true)
+		why="the guest died (boot.sh exit $rc)${excerpt:+$'\n'$excerpt}"
 	elif grep -qx '# wgt-health: FAIL' "$k"; then
 		why="the kernel log or taint flags show trouble (above)"
 	elif ! grep -qx '# wgt-health: ok' "$k"; then
