@@ -279,7 +279,8 @@ patch_sums=$(for p in $patch_list; do echo "$(sha256sum < "$p" | cut -c1-64) $p"
 # builds keep their keys.
 patch_hashes=$(printf '%s\n' "$patch_sums" | sed -n 's/^\([0-9a-f]\{64\}\) .*/\1  -/p')
 
-# The content key: tarball identity, patches, fragments and this script.
+# The content key: tarball identity, patches, fragments and this script
+# (with the kmake it sources).
 key=$(
 	{
 		if [ -n "$tree" ]; then
@@ -291,7 +292,7 @@ key=$(
 		[ "$arch" = x86_64 ] || echo "$arch $cross"
 		[ -z "$patch_hashes" ] || echo "$patch_hashes"
 		for f in $fragments; do echo "$f"; cat "$(frag "$f")"; done
-		cat "$0"
+		cat "$0" "$top/kernel/kmake.sh"
 	} | sha256sum | cut -c1-16
 )
 
@@ -517,12 +518,7 @@ if [ "$(cat "$out/src-key" 2>/dev/null)" != "$src_key" ]; then
 	echo "$src_key" > "$out/src-key"
 fi
 mkdir -p "$obj"
-kmake() {
-	local cc=${cross}gcc hostcc=gcc
-	command -v ccache > /dev/null && cc="ccache $cc" hostcc="ccache gcc"
-	make -C "$src" O="$obj" ARCH="$karch" CROSS_COMPILE="$cross" \
-		CC="$cc" HOSTCC="$hostcc" "$@"
-}
+. "$top/kernel/kmake.sh"
 
 msg "$outname: configuring (tinyconfig + $fragments)"
 rm -f "$obj/.config"

@@ -91,14 +91,10 @@ msg "$outname: building the cryptodiff module (log: $out/build.log)"
 rm -rf "$out" "$kdir/cryptodiff.cpio.gz"
 mkdir -p "$out/src" "$out/root/lib/cryptodiff"
 cp "$here/cases.h" "$here/cryptodiff.c" "$here/Kbuild" "$out/src/"
-# With kernel/build.sh's compilers, so that kbuild sees the same commands
-# and rebuilds nothing of the kernel's for them.
-kmake() {
-	local cc=${cross}gcc hostcc=gcc
-	command -v ccache > /dev/null && cc="ccache $cc" hostcc="ccache gcc"
-	make -C "$src" O="$kdir/obj" ARCH="$karch" CROSS_COMPILE="$cross" \
-		CC="$cc" HOSTCC="$hostcc" "$@"
-}
+# kernel/build.sh's own kmake, so that kbuild sees the same commands and
+# rebuilds nothing of the kernel's for them.
+obj=$kdir/obj
+. "$top/kernel/kmake.sh"
 # A flavor with everything built in has neither the symbol list an
 # external module links against nor the module linker script: a module
 # pass over the kernel (no built-in object is compiled) writes both.
