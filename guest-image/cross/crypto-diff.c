@@ -7,8 +7,8 @@
  * "cryptodiff: IMPL RUN DIGEST" lines from the kernel log, and compares
  * each with the host's digest of RUN's primitive in
  * /lib/cryptodiff/expected.txt ("PRIM DIGEST" lines; a run named
- * PRIM-split or PRIM-sg has PRIM's).  Then removes the module.  KTAP out;
- * exits 1 if any case failed.
+ * PRIM-split, PRIM-sg or PRIM-layout has PRIM's).  Then removes the
+ * module.  KTAP out; exits 1 if any case failed.
  *
  * The case names come from the shell entry's "# cases-lib:", "# cases-zinc:"
  * and "# cases-end:" lines, passed in at build time, so the host's list of
@@ -125,7 +125,8 @@ int main(void)
 			 names[i], sep + 2);
 		snprintf(prim, sizeof(prim), "%s", sep + 2);
 		suffix = strrchr(prim, '-');
-		if (suffix && (!strcmp(suffix, "-split") || !strcmp(suffix, "-sg")))
+		if (suffix && (!strcmp(suffix, "-split") || !strcmp(suffix, "-sg") ||
+			       !strcmp(suffix, "-layout")))
 			*suffix = '\0';
 		lookup(log, key, got, sizeof(got), 1);
 		lookup(expected, prim, want, sizeof(want), 0);

@@ -56,7 +56,8 @@ if [ "$(cat "$refdir/key" 2> /dev/null)" != "$refkey" ] || [ ! -s "$refdir/expec
 	rm -f "$refdir/key"
 	cc -O2 -Wall -Werror -o "$refdir/ref" "$here/ref.c" -lsodium -lcrypto ||
 		die "the host reference did not build (libsodium-dev and libssl-dev: make deps)"
-	# Its split runs must give its own digests: the driver is consistent.
+	# Its split and layout runs must give its own digests: the driver is
+	# consistent.
 	"$refdir/ref" --self > "$refdir/expected.txt.new" ||
 		die "the host reference failed (above)"
 	mv "$refdir/expected.txt.new" "$refdir/expected.txt"

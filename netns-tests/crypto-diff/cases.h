@@ -8,8 +8,8 @@
  * OpenSSL), so both sides draw the same inputs by construction; a digest
  * that differs is an output that differs.
  *
- * The includer provides u8, u32, u64, bool, size_t, memset(), and
- * cd_yield() (the kernel's cond_resched(); nothing on the host).
+ * The includer provides u8, u32, u64, bool, size_t, memcpy(), memmove(),
+ * memset(), and cd_yield() (the kernel's cond_resched(); nothing on the host).
  *
  * The inputs come from splitmix64 seeded with a constant per primitive.  The
  * digest is FNV-1a (64-bit) over each output's length and bytes, in order:
@@ -26,6 +26,14 @@
  * generator for how to cut the same computation up (incremental chunks, a
  * scatterlist layout).  The reference ignores it and computes in one go, so
  * a split run's digest must equal the primitive's own.
+ *
+ * A "layout" run moves the same inputs before each call: every buffer
+ * (message, output, key, nonce, associated data) to its own seeded
+ * alignment 0-127, and half the time the output over the input (in place
+ * for ChaCha20 and the AEADs; for a MAC or hash, the output anywhere inside
+ * the message it covers).  Curve25519's output never overlaps its inputs:
+ * no API here promises that it may.  Its digest, too, must be the
+ * primitive's own.
  */
 #ifndef CRYPTO_DIFF_CASES_H
 #define CRYPTO_DIFF_CASES_H
@@ -137,6 +145,12 @@ static const char *const cd_prim_name[CD_NR_PRIMS] = {
 	[CD_X25519_BASE] = "curve25519-base",
 };
 
+enum cd_mode {
+	CD_WHOLE,	/* in one go, every buffer ending at its guard page */
+	CD_SPLIT,	/* cut up as a second generator says */
+	CD_LAYOUT,	/* in one go, at other alignments, output over input */
+};
+
 /* Whether a primitive has a split run, and what the split is. */
 static const char *const cd_split_name[CD_NR_PRIMS] = {
 	[CD_CHACHA20] = "chacha20-split",
@@ -162,6 +176,44 @@ struct cd_bufs {
 static inline u8 *cd_end(u8 *buf, size_t len)
 {
 	return buf + CD_BUF - len;
+}
+
+/*
+ * A layout run's places.  Messages and outputs end within 127 bytes of
+ * their buffer's end, so from 3953 bytes in; keys, nonces and associated
+ * data go at the start of the back buffer, each in its own 256 bytes.
+ */
+#define CD_AT_KEY	0
+#define CD_AT_NONCE	256
+#define CD_AT_AD	512
+
+/* Copy len bytes from p to a seeded alignment past buf + off; the copy. */
+static inline const u8 *cd_put(struct cd_rng *at, u8 *buf, size_t off,
+			       const u8 *p, size_t len)
+{
+	u8 *q = buf + off + cd_below(at, 128);
+
+	memcpy(q, p, len);
+	return q;
+}
+
+/*
+ * Move a message of len bytes (at cd_end(b->src, len)) to a seeded
+ * alignment, and place its outlen-byte output: over the message, at a
+ * seeded offset inside it, half the time when it fits (exactly in place
+ * when outlen is len), else at an alignment of its own in b->dst.
+ */
+static inline void cd_place(struct cd_rng *at, struct cd_bufs *b, u8 **msg,
+			    u8 **out, size_t len, size_t outlen, bool overlap)
+{
+	u8 *m = cd_end(b->src, len + cd_below(at, 128));
+
+	memmove(m, *msg, len);
+	*msg = m;
+	if (overlap && len >= outlen && cd_below(at, 2))
+		*out = m + cd_below(at, (u32)(len - outlen + 1));
+	else
+		*out = cd_end(b->dst, outlen + cd_below(at, 128));
 }
 
 static inline bool cd_has(const struct cd_ops *ops, enum cd_prim p)
@@ -190,14 +242,18 @@ static inline bool cd_has(const struct cd_ops *ops, enum cd_prim p)
  * Each AEAD message is sealed, opened, then opened again with one bit of
  * the sealed message (tag included) flipped, which must fail.  What a
  * failed open leaves in its output is not folded: implementations differ.
+ * In a layout run, half the messages are sealed and opened in place (the
+ * sealed copy kept in b->back for the flipped open), the rest each at an
+ * alignment of its own.
  */
 static void cd_run_aead(const struct cd_ops *ops, struct cd_bufs *b,
-			struct cd_rng *r, size_t len, size_t nonce_len, u64 *h,
-			bool split)
+			struct cd_rng *r, struct cd_rng *at, size_t len,
+			size_t nonce_len, u64 *h, enum cd_mode mode)
 {
 	u8 *src = cd_end(b->src, len), *sealed = cd_end(b->dst, len + CD_TAG);
-	u8 *back = cd_end(b->back, len);
-	struct cd_rng cuts;
+	u8 *back = cd_end(b->back, len), *keep = NULL;
+	const u8 *key = b->key, *nonce = b->nonce, *ad = b->ad;
+	struct cd_rng cuts, *split = mode == CD_SPLIT ? &cuts : NULL;
 	size_t ad_len, bit;
 	bool ok;
 
@@ -209,30 +265,51 @@ static void cd_run_aead(const struct cd_ops *ops, struct cd_bufs *b,
 	bit = cd_below(r, (u32)(len + CD_TAG) * 8);
 	cuts.s = cd_next(r);
 
-	ops->aead_encrypt(sealed, src, len, b->ad, ad_len, b->nonce,
-			  nonce_len, b->key, split ? &cuts : NULL);
+	if (mode == CD_LAYOUT) {
+		key = cd_put(at, b->back, CD_AT_KEY, key, 32);
+		nonce = cd_put(at, b->back, CD_AT_NONCE, nonce, nonce_len);
+		ad = cd_put(at, b->back, CD_AT_AD, ad, ad_len);
+		cd_place(at, b, &src, &sealed, len, len + CD_TAG, false);
+		if (cd_below(at, 2)) {
+			sealed = cd_end(b->dst, len + CD_TAG + cd_below(at, 128));
+			memcpy(sealed, src, len);
+			src = sealed;
+			back = sealed;
+			keep = cd_end(b->back, len + CD_TAG);
+		} else {
+			back = cd_end(b->back, len + cd_below(at, 128));
+		}
+	}
+
+	ops->aead_encrypt(sealed, src, len, ad, ad_len, nonce, nonce_len, key,
+			  split);
 	cd_fold(h, sealed, len + CD_TAG);
-	ok = ops->aead_decrypt(back, sealed, len + CD_TAG, b->ad, ad_len,
-			       b->nonce, nonce_len, b->key,
-			       split ? &cuts : NULL);
+	if (keep)
+		memcpy(keep, sealed, len + CD_TAG);
+	ok = ops->aead_decrypt(back, sealed, len + CD_TAG, ad, ad_len, nonce,
+			       nonce_len, key, split);
 	cd_fold_bool(h, ok);
 	if (ok)
 		cd_fold(h, back, len);
+	if (keep)
+		memcpy(sealed, keep, len + CD_TAG);
 	sealed[bit / 8] ^= (u8)(1U << (bit % 8));
-	ok = ops->aead_decrypt(back, sealed, len + CD_TAG, b->ad, ad_len,
-			       b->nonce, nonce_len, b->key,
-			       split ? &cuts : NULL);
+	ok = ops->aead_decrypt(back, sealed, len + CD_TAG, ad, ad_len, nonce,
+			       nonce_len, key, split);
 	cd_fold_bool(h, ok);
 }
 
-/* Run primitive p (split or not) over its whole input set; its digest. */
-static u64 cd_run(const struct cd_ops *ops, enum cd_prim p, bool split,
+/* Run primitive p, in the given mode, over its whole input set; its digest. */
+static u64 cd_run(const struct cd_ops *ops, enum cd_prim p, enum cd_mode mode,
 		  struct cd_bufs *b)
 {
 	struct cd_rng r = { 0x5eed0000ULL + (u64)p * 0x1000193ULL };
+	struct cd_rng at = { 0x1a70000ULL + (u64)p * 0x1000193ULL };
+	struct cd_rng cuts, *split = mode == CD_SPLIT ? &cuts : NULL;
+	bool layout = mode == CD_LAYOUT;
 	u64 h = 0xcbf29ce484222325ULL;
-	struct cd_rng cuts;
 	size_t len, keylen, outlen;
+	const u8 *key;
 	u8 *src, *out;
 	u64 nonce;
 	u32 counter;
@@ -249,8 +326,12 @@ static u64 cd_run(const struct cd_ops *ops, enum cd_prim p, bool split,
 			counter = cd_below(&r, 1U << 16);
 			cd_fill(&r, src, len);
 			cuts.s = cd_next(&r);
-			ops->chacha20(out, src, len, b->key, nonce, counter,
-				      split ? &cuts : NULL);
+			key = b->key;
+			if (layout) {
+				key = cd_put(&at, b->back, CD_AT_KEY, key, 32);
+				cd_place(&at, b, &src, &out, len, len, true);
+			}
+			ops->chacha20(out, src, len, key, nonce, counter, split);
 			cd_fold(&h, out, len);
 			cd_yield();
 		}
@@ -262,8 +343,12 @@ static u64 cd_run(const struct cd_ops *ops, enum cd_prim p, bool split,
 			cd_fill(&r, b->key, 32);
 			cd_fill(&r, src, len);
 			cuts.s = cd_next(&r);
-			ops->poly1305(out, src, len, b->key,
-				      split ? &cuts : NULL);
+			key = b->key;
+			if (layout) {
+				key = cd_put(&at, b->back, CD_AT_KEY, key, 32);
+				cd_place(&at, b, &src, &out, len, CD_TAG, true);
+			}
+			ops->poly1305(out, src, len, key, split);
 			cd_fold(&h, out, CD_TAG);
 			cd_yield();
 		}
@@ -271,9 +356,9 @@ static u64 cd_run(const struct cd_ops *ops, enum cd_prim p, bool split,
 	case CD_CHACHA20POLY1305:
 	case CD_XCHACHA20POLY1305:
 		for (len = 0; len <= CD_MAX_LEN; len++) {
-			cd_run_aead(ops, b, &r, len,
+			cd_run_aead(ops, b, &r, &at, len,
 				    p == CD_CHACHA20POLY1305 ? 8 : 24, &h,
-				    split);
+				    mode);
 			cd_yield();
 		}
 		break;
@@ -289,8 +374,13 @@ static u64 cd_run(const struct cd_ops *ops, enum cd_prim p, bool split,
 			cd_fill(&r, b->key, keylen);
 			cd_fill(&r, src, len);
 			cuts.s = cd_next(&r);
-			ops->blake2s(out, outlen, src, len, b->key, keylen,
-				     split ? &cuts : NULL);
+			key = b->key;
+			if (layout) {
+				key = cd_put(&at, b->back, CD_AT_KEY, key,
+					     keylen);
+				cd_place(&at, b, &src, &out, len, outlen, true);
+			}
+			ops->blake2s(out, outlen, src, len, key, keylen, split);
 			cd_fold(&h, out, outlen);
 			cd_yield();
 		}
@@ -302,7 +392,13 @@ static u64 cd_run(const struct cd_ops *ops, enum cd_prim p, bool split,
 			out = cd_end(b->dst, 32);
 			cd_fill(&r, b->key, keylen);
 			cd_fill(&r, src, len);
-			ops->blake2s_hmac(out, src, len, b->key, keylen);
+			key = b->key;
+			if (layout) {
+				key = cd_put(&at, b->back, CD_AT_KEY, key,
+					     keylen);
+				cd_place(&at, b, &src, &out, len, 32, true);
+			}
+			ops->blake2s_hmac(out, src, len, key, keylen);
 			cd_fold(&h, out, 32);
 			cd_yield();
 		}
@@ -313,17 +409,21 @@ static u64 cd_run(const struct cd_ops *ops, enum cd_prim p, bool split,
 		 * The points are random, but for two of order 1 and 2
 		 * (zero and one) first, whose shared secret is zero: refused.
 		 */
-		src = cd_end(b->src, 32);
-		out = cd_end(b->dst, 32);
 		for (i = 0; i < CD_X25519_RUNS; i++) {
+			src = cd_end(b->src, 32);
+			out = cd_end(b->dst, 32);
 			cd_fill(&r, b->key, 32);
 			cd_fill(&r, src, 32);
 			if (p == CD_X25519 && i < 2) {
 				memset(src, 0, 32);
 				src[0] = (u8)i;
 			}
-			ok = ops->x25519(out, b->key,
-					 p == CD_X25519 ? src : NULL);
+			key = b->key;
+			if (layout) {
+				key = cd_put(&at, b->back, CD_AT_KEY, key, 32);
+				cd_place(&at, b, &src, &out, 32, 32, false);
+			}
+			ok = ops->x25519(out, key, p == CD_X25519 ? src : NULL);
 			cd_fold_bool(&h, ok);
 			if (ok)
 				cd_fold(&h, out, 32);

@@ -345,10 +345,12 @@ static void cd_run_impl(const char *impl, const struct cd_ops *ops,
 		if (!cd_has(ops, p))
 			continue;
 		pr_info("%s %s %016llx\n", impl, cd_prim_name[p],
-			cd_run(ops, p, false, b));
+			cd_run(ops, p, CD_WHOLE, b));
 		if (cd_split_name[p])
 			pr_info("%s %s %016llx\n", impl, cd_split_name[p],
-				cd_run(ops, p, true, b));
+				cd_run(ops, p, CD_SPLIT, b));
+		pr_info("%s %s-layout %016llx\n", impl, cd_prim_name[p],
+			cd_run(ops, p, CD_LAYOUT, b));
 	}
 }
 

@@ -4,13 +4,14 @@
  * (ChaCha20, Poly1305, ChaCha20Poly1305, XChaCha20Poly1305, X25519) and
  * OpenSSL (BLAKE2s, keyed BLAKE2s, HMAC-BLAKE2s), one line per primitive,
  * "PRIM DIGEST": what the guest's cryptodiff module must print for every
- * implementation it runs.  Split runs are the same computation, so they
- * have no lines of their own.
+ * implementation it runs.  Split and layout runs are the same computation,
+ * so they have no lines of their own.
  *
  *   ref            the reference digests
- *   ref --self     also run the split runs here, through the same ops (which
- *                  ignore the cut), and exit 1 unless each equals its
- *                  primitive's digest: the driver's own consistency
+ *   ref --self     also run the split runs (through the same ops, which
+ *                  ignore the cut) and the layout runs here, and exit 1
+ *                  unless each equals its primitive's digest: the driver's
+ *                  own consistency
  */
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
@@ -178,11 +179,18 @@ int main(int argc, char **argv)
 	if (sodium_init() < 0)
 		die("sodium_init");
 	for (p = 0; p < CD_NR_PRIMS; p++) {
-		h = cd_run(&ref_ops, p, false, &b);
+		h = cd_run(&ref_ops, p, CD_WHOLE, &b);
 		printf("%s %016llx\n", cd_prim_name[p], (unsigned long long)h);
-		if (self && cd_split_name[p] && cd_run(&ref_ops, p, true, &b) != h) {
+		if (!self)
+			continue;
+		if (cd_split_name[p] && cd_run(&ref_ops, p, CD_SPLIT, &b) != h) {
 			fprintf(stderr, "crypto-diff ref: %s differs from %s\n",
 				cd_split_name[p], cd_prim_name[p]);
+			bad = 1;
+		}
+		if (cd_run(&ref_ops, p, CD_LAYOUT, &b) != h) {
+			fprintf(stderr, "crypto-diff ref: %s-layout differs from %s\n",
+				cd_prim_name[p], cd_prim_name[p]);
 			bad = 1;
 		}
 	}
