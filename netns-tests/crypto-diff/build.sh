@@ -99,11 +99,12 @@ obj=$kdir/obj
 # A flavor with everything built in has neither the symbol list an
 # external module links against nor the module linker script: a module
 # pass over the kernel (no built-in object is compiled) writes both.  A
-# symbol list older than vmlinux is another kernel's: one copied with the
+# symbol list older than vmlinux's own (vmlinux.symvers, rewritten only
+# when vmlinux's exports change) is another kernel's: one copied with the
 # objects a flavor started from (zinc-nopreempt from zinc, which has no
 # __cond_resched) or left from before a rebuild.
 if [ ! -r "$kdir/obj/Module.symvers" ] || [ ! -r "$kdir/obj/scripts/module.lds" ] ||
-	! [ "$kdir/obj/Module.symvers" -nt "$kdir/obj/vmlinux" ]; then
+	[ "$kdir/obj/vmlinux.symvers" -nt "$kdir/obj/Module.symvers" ]; then
 	msg "$outname: preparing its build for external modules"
 	# (Two calls: "modules" alone is what keeps kbuild off vmlinux.)
 	{ kmake modules_prepare && kmake modules; } > "$out/prepare.log" 2>&1 ||
