@@ -269,7 +269,6 @@ static void cd_run_aead(const struct cd_ops *ops, struct cd_bufs *b,
 		key = cd_put(at, b->back, CD_AT_KEY, key, 32);
 		nonce = cd_put(at, b->back, CD_AT_NONCE, nonce, nonce_len);
 		ad = cd_put(at, b->back, CD_AT_AD, ad, ad_len);
-		cd_place(at, b, &src, &sealed, len, len + CD_TAG, false);
 		if (cd_below(at, 2)) {
 			sealed = cd_end(b->dst, len + CD_TAG + cd_below(at, 128));
 			memcpy(sealed, src, len);
@@ -277,6 +276,7 @@ static void cd_run_aead(const struct cd_ops *ops, struct cd_bufs *b,
 			back = sealed;
 			keep = cd_end(b->back, len + CD_TAG);
 		} else {
+			cd_place(at, b, &src, &sealed, len, len + CD_TAG, false);
 			back = cd_end(b->back, len + cd_below(at, 128));
 		}
 	}
