@@ -42,7 +42,10 @@ header() {
 # One flag a line (case names hold spaces).
 entry_flags() {
 	case "$1" in
-	zinc-selftest) printf -- '-DZINC_SELFTEST_CASES="%s"\n' "$(header zinc-selftest cases)" ;;
+	zinc-selftest)
+		printf -- '-DZINC_SELFTEST_%sCASES="%s"\n' \
+			"" "$(header zinc-selftest cases)" \
+			KUNIT_ "$(header zinc-selftest cases-kunit)" ;;
 	crypto-diff)
 		printf -- '-DCRYPTO_DIFF_%s_CASES="%s"\n' \
 			LIB "$(header crypto-diff cases-lib)" \

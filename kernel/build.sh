@@ -93,19 +93,19 @@ case "$arch" in
 x86_64)
 	karch=x86_64 image=arch/x86/boot/bzImage cross=
 	outname=$flavor
-	fragments="base.config health.config virtio.config net.config wireguard.config trace.config"
+	fragments="base.config health.config kunit.config virtio.config net.config wireguard.config trace.config"
 	zinc_frag=zinc.config ;;
 arm64)
 	karch=arm64 image=arch/arm64/boot/Image
 	cross=${CROSS_COMPILE:-aarch64-linux-gnu-}
 	outname=$flavor-$arch
-	fragments="base-arm.config health.config arm64.config virtio.config"
+	fragments="base-arm.config health.config kunit.config arm64.config virtio.config"
 	zinc_frag=zinc-arm64.config ;;
 arm)
 	karch=arm image=arch/arm/boot/zImage
 	cross=${CROSS_COMPILE:-arm-linux-gnueabihf-}
 	outname=$flavor-$arch
-	fragments="base-arm.config health.config arm.config virtio.config"
+	fragments="base-arm.config health.config kunit.config arm.config virtio.config"
 	zinc_frag=zinc-arm.config ;;
 *)
 	die "unknown ARCH '$arch' (x86_64, arm64, arm)" ;;
