@@ -137,12 +137,17 @@ has_kunit() {
 }
 
 # has_zinc FLAVOR: FLAVOR's kernel has every Zinc primitive (built in or
-# as modules): its crypto-diff guest runs Zinc beside lib/crypto.
+# as modules) that the crypto-diff module asks for before it runs Zinc
+# beside lib/crypto: the CONFIG_ZINC_* symbols of its CD_HAVE_ZINC, read
+# from the module's source so that the two cannot disagree.
 has_zinc() {
-	local config p
+	local config sym syms
 	config=$(kernel_dir "$1")/config
-	for p in CHACHA20 POLY1305 CHACHA20POLY1305 BLAKE2S CURVE25519; do
-		grep -qE "^CONFIG_ZINC_$p=[ym]\$" "$config" 2> /dev/null || return 1
+	syms=$(sed -n '/^#define CD_HAVE_ZINC/,/[^\\]$/p' "$top/netns-tests/crypto-diff/cryptodiff.c" |
+		grep -o 'CONFIG_ZINC_[A-Z0-9_]*') ||
+		die "no CONFIG_ZINC_* symbols in cryptodiff.c's CD_HAVE_ZINC"
+	for sym in $syms; do
+		grep -qE "^$sym=[ym]\$" "$config" 2> /dev/null || return 1
 	done
 }
 
