@@ -85,30 +85,22 @@ cfgdir=$top/kernel/config
 frag() { case "$1" in /*) echo "$1" ;; *) echo "$cfgdir/$1" ;; esac; }
 arch=${ARCH:-x86_64}
 
-# Per architecture: the kernel's ARCH, the image, where the build goes, the
-# common fragments and the zinc flavor's fragment.  x86_64 keeps its
-# historical paths (kernel/FLAVOR); on ARM only what the Zinc selftests
-# need (no networking, WireGuard or tracing).
+# Per architecture: the kernel's ARCH, the image and where the build goes
+# (kernel_arch, kernel/kmake.sh), the common fragments and the zinc
+# flavor's fragment.  On ARM only what the Zinc selftests need (no
+# networking, WireGuard or tracing).
+. "$top/kernel/kmake.sh"
+kernel_arch "$arch" "$flavor" || die "unknown ARCH '$arch' (x86_64, arm64, arm)"
 case "$arch" in
 x86_64)
-	karch=x86_64 image=arch/x86/boot/bzImage cross=
-	outname=$flavor
 	fragments="base.config health.config kunit.config virtio.config net.config wireguard.config trace.config"
 	zinc_frag=zinc.config ;;
 arm64)
-	karch=arm64 image=arch/arm64/boot/Image
-	cross=${CROSS_COMPILE:-aarch64-linux-gnu-}
-	outname=$flavor-$arch
 	fragments="base-arm.config health.config kunit.config arm64.config virtio.config"
 	zinc_frag=zinc-arm64.config ;;
 arm)
-	karch=arm image=arch/arm/boot/zImage
-	cross=${CROSS_COMPILE:-arm-linux-gnueabihf-}
-	outname=$flavor-$arch
 	fragments="base-arm.config health.config kunit.config arm.config virtio.config"
 	zinc_frag=zinc-arm.config ;;
-*)
-	die "unknown ARCH '$arch' (x86_64, arm64, arm)" ;;
 esac
 imgname=${image##*/}
 if [ -n "$cross" ]; then
@@ -518,7 +510,6 @@ if [ "$(cat "$out/src-key" 2>/dev/null)" != "$src_key" ]; then
 	echo "$src_key" > "$out/src-key"
 fi
 mkdir -p "$obj"
-. "$top/kernel/kmake.sh"
 
 msg "$outname: configuring (tinyconfig + $fragments)"
 rm -f "$obj/.config"

@@ -29,12 +29,10 @@ flavor=${1:-}
 [ $# = 1 ] && [ -n "$flavor" ] || die "usage: $prog FLAVOR"
 
 arch=${ARCH:-x86_64}
-case "$arch" in
-x86_64) karch=x86_64 cross='' outname=$flavor ;;
-arm64) karch=arm64 cross=${CROSS_COMPILE:-aarch64-linux-gnu-} outname=$flavor-$arch ;;
-arm) karch=arm cross=${CROSS_COMPILE:-arm-linux-gnueabihf-} outname=$flavor-$arch ;;
-*) die "unknown ARCH '$arch' (x86_64, arm64, arm)" ;;
-esac
+# kernel/build.sh's kernel_arch and kmake, so that the module goes to the
+# flavor's own build and kbuild sees the same commands there.
+. "$top/kernel/kmake.sh"
+kernel_arch "$arch" "$flavor" || die "unknown ARCH '$arch' (x86_64, arm64, arm)"
 kdir=$kroot/$outname
 [ -r "$kdir/key" ] || die "no $outname kernel in $kdir: run 'make kernel FLAVOR=$flavor'"
 ! grep -q '^image=' "$kdir/source" 2> /dev/null ||
@@ -92,10 +90,8 @@ msg "$outname: building the cryptodiff module (log: $out/build.log)"
 rm -rf "$out" "$kdir/cryptodiff.cpio.gz"
 mkdir -p "$out/src" "$out/root/lib/cryptodiff"
 cp "$here/cases.h" "$here/cryptodiff.c" "$here/Kbuild" "$out/src/"
-# kernel/build.sh's own kmake, so that kbuild sees the same commands and
-# rebuilds nothing of the kernel's for them.
+# (kmake with the kernel's own commands: kbuild rebuilds nothing of it.)
 obj=$kdir/obj
-. "$top/kernel/kmake.sh"
 # A flavor with everything built in has neither the symbol list an
 # external module links against nor the module linker script: a module
 # pass over the kernel (no built-in object is compiled) writes both.  A
