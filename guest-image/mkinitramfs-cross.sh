@@ -19,13 +19,14 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 arch=${1:-}
 output=${2:-}
 [ -n "$arch" ] && [ -n "$output" ] || die "usage: $prog ARCH OUTPUT.cpio.gz (ARCH: arm64, arm)"
+# The kernel builds' cross compiler (kernel_arch, kernel/kmake.sh).
+. "$top/kernel/kmake.sh"
 case "$arch" in
-arm64) cross=${CROSS_COMPILE:-aarch64-linux-gnu-} pkg="gcc-aarch64-linux-gnu libc6-dev-arm64-cross" ;;
-arm) cross=${CROSS_COMPILE:-arm-linux-gnueabihf-} pkg="gcc-arm-linux-gnueabihf libc6-dev-armhf-cross" ;;
+arm64 | arm) kernel_arch "$arch" - ;;
 *) die "unknown ARCH '$arch' (arm64, arm; x86_64 uses mkinitramfs.sh)" ;;
 esac
 cc=${cross}gcc
-command -v "$cc" > /dev/null || die "$cc not found (make deps ARCH=$arch installs $pkg)"
+command -v "$cc" > /dev/null || die "$cc not found (make deps ARCH=$arch installs it, with its static libc)"
 command -v cpio > /dev/null || die "cpio is missing"
 
 # The entries this image carries, each built from guest-image/cross/NAME.c;
@@ -75,7 +76,7 @@ mkdir -p "$stage"/{dev,proc,sys,tmp,run,tests/entry}
 cflags="-static -O2 -Wall -Wextra -Werror"
 # shellcheck disable=SC2086
 "$cc" $cflags -o "$stage/init" "$top/guest-image/init.c" ||
-	die "cannot build init with $cc (static glibc: $pkg)"
+	die "cannot build init with $cc (its static glibc: make deps ARCH=$arch)"
 for e in $entries; do
 	mapfile -t eflags < <(entry_flags "$e")
 	# shellcheck disable=SC2086
