@@ -375,6 +375,8 @@ help:
 	@echo "  INTEROP_IMPLS=$(INTEROP_IMPLS)"
 	@echo "                  implementations in the interop matrix (flavors, go)"
 	@echo "  ACCEL=          kvm or tcg (default: probe KVM with a real boot)"
+	@echo "  LONG_SELFTESTS=1  the Zinc self-tests' longer variants (the AEAD sweep in"
+	@echo "                  every feature combination): slower zinc-selftest boots"
 	@echo "  ARCH=$(ARCH)     guest architecture: $(ARCHES) (arm64/arm: kernels in"
 	@echo "                  BUILD_DIR/kernel/FLAVOR-ARCH, only the zinc-selftest suite)"
 	@echo "  V=0             V=1 shows full build logs, consoles, diagnostics"

@@ -35,6 +35,9 @@
 # written to $RESULTS_DIR/test-TIME/ktap.txt.  V=1 passes on every case's
 # diagnostics, not only those of failing cases.  TIMEOUT_SCALE=N stretches
 # every case timeout and wait in the guests N times (slow debug kernels).
+# LONG_SELFTESTS=1 boots the zinc-selftest suites with the self-tests'
+# longer variants, too slow for make test: the ChaCha20Poly1305 sweep in
+# every feature combination (wg-patches 0021), at boot and in KUnit.
 #
 # ARCH=arm64 or ARCH=arm (default x86_64) runs the guests on that
 # architecture under TCG: kernels from $BUILD_DIR/kernel/FLAVOR-ARCH, the
@@ -114,6 +117,10 @@ case "${ACCEL:-}" in
 '' | tcg) ;;
 kvm) [ -r /dev/kvm ] && [ -w /dev/kvm ] || bad "ACCEL=kvm, but /dev/kvm is missing or not usable by $(id -un)" ;;
 *) bad "ACCEL must be kvm or tcg (or unset: probe), not '$ACCEL'" ;;
+esac
+case "${LONG_SELFTESTS:-0}" in
+0 | 1) ;;
+*) bad "LONG_SELFTESTS must be 0 or 1, not '$LONG_SELFTESTS'" ;;
 esac
 if [ $check_only = 1 ]; then
 	:
@@ -596,6 +603,9 @@ one_guest() {
 	[ "$1" != zinc-selftest ] || ! has_kunit "$2" || boot_append=kunit.enable=1
 	if [ "$1" = zinc-selftest-relax ]; then
 		entry=zinc-selftest boot_append=zinc.force_simd_relax=1
+	fi
+	if [ "$entry" = zinc-selftest ] && [ "${LONG_SELFTESTS:-0}" = 1 ]; then
+		boot_append="${boot_append:+$boot_append }zinc_chacha20poly1305.selftest_sweep_all=1"
 	fi
 }
 
