@@ -23,6 +23,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "cases.h"
 #include "klog.h"
 
 #if !defined(CRYPTO_DIFF_LIB_CASES) || !defined(CRYPTO_DIFF_ZINC_CASES) || \
@@ -35,15 +36,6 @@
 
 static char *names[MAX_CASES];
 static int ncases;
-
-static void add_cases(char *list)
-{
-	char *tok, *save;
-
-	for (tok = strtok_r(list, "|", &save); tok && ncases < MAX_CASES;
-	     tok = strtok_r(NULL, "|", &save))
-		names[ncases++] = tok;
-}
 
 /* The whole of a small file, NUL-terminated, or NULL. */
 static char *slurp(const char *path)
@@ -109,10 +101,10 @@ int main(void)
 	if (!log)
 		return 2;
 
-	add_cases(lib);
+	ncases = split_cases(lib, names, ncases, MAX_CASES);
 	lookup(log, "impls:", impls, sizeof(impls), 1);
 	if (strstr(impls, "zinc"))
-		add_cases(zinc);
+		ncases = split_cases(zinc, names, ncases, MAX_CASES);
 	printf("KTAP version 1\n1..%d\n", ncases + 1);
 	for (i = 0; i < ncases; i++) {
 		const char *sep = strstr(names[i], ": ");

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases.h"
 #include "klog.h"
 
 #ifndef ZINC_SELFTEST_CASES
@@ -70,18 +71,6 @@ static int split_log(char *log)
 static int starts(const char *msg, const char *prefix)
 {
 	return !strncmp(msg, prefix, strlen(prefix));
-}
-
-/* Splits @list ("a|b|c") in place into at most @max @names; their count. */
-static int split_list(char *list, char **names, int max)
-{
-	char *tok, *save;
-	int n = 0;
-
-	for (tok = strtok_r(list, "|", &save); tok && n < max;
-	     tok = strtok_r(NULL, "|", &save))
-		names[n++] = tok;
-	return n;
 }
 
 /* Is msg "zinc: NAME" followed by ':' or ' '? */
@@ -242,7 +231,7 @@ int main(void)
 	char *names[MAX_CASES], *knames[MAX_KUNIT_CASES], *log;
 	int ncases, nkunit = 0, failed = 0, num = 0, i, relax;
 
-	ncases = split_list(cases, names, MAX_CASES);
+	ncases = split_cases(cases, names, 0, MAX_CASES);
 	log = klog_read("zinc-selftest");
 	if (!log)
 		return 2;
@@ -253,7 +242,7 @@ int main(void)
 
 	relax = file_has_word("/proc/cmdline", "zinc.force_simd_relax=1");
 	if (file_has_word("/proc/cmdline", "kunit.enable=1"))
-		nkunit = split_list(kcases, knames, MAX_KUNIT_CASES);
+		nkunit = split_cases(kcases, knames, 0, MAX_KUNIT_CASES);
 	printf("KTAP version 1\n1..%d\n", ncases + relax + nkunit);
 	for (i = 0; i < ncases; i++)
 		failed += report_primitive(++num, names[i]);
