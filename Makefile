@@ -375,6 +375,7 @@ help:
 	@echo "  INTEROP_IMPLS=$(INTEROP_IMPLS)"
 	@echo "                  implementations in the interop matrix (flavors, go)"
 	@echo "  ACCEL=          kvm or tcg (default: probe KVM with a real boot)"
+	@echo "  SUITE_JOBS=     suites whose guests run at once (default: 2; 1 on one CPU)"
 	@echo "  LONG_SELFTESTS=1  the Zinc self-tests' longer variants (the AEAD sweep in"
 	@echo "                  every feature combination): slower zinc-selftest boots"
 	@echo "  ARCH=$(ARCH)     guest architecture: $(ARCHES) (arm64/arm: kernels in"

@@ -38,6 +38,8 @@
 # LONG_SELFTESTS=1 boots the zinc-selftest suites with the self-tests'
 # longer variants, too slow for make test: the ChaCha20Poly1305 sweep in
 # every feature combination (wg-patches 0021), at boot and in KUnit.
+# SUITE_JOBS=N runs N words' guests at once (default 2 on a host of two
+# or more CPUs, 1 otherwise); the KTAP still follows the words' order.
 #
 # ARCH=arm64 or ARCH=arm (default x86_64) runs the guests on that
 # architecture under TCG: kernels from $BUILD_DIR/kernel/FLAVOR-ARCH, the
@@ -121,6 +123,19 @@ esac
 case "${LONG_SELFTESTS:-0}" in
 0 | 1) ;;
 *) bad "LONG_SELFTESTS must be 0 or 1, not '$LONG_SELFTESTS'" ;;
+esac
+# SUITE_JOBS: how many suite words run their guests at once (default 2 on
+# a host of two or more CPUs, else 1).  A netns guest spends most of its
+# time waiting on timers and packets, so two side by side take little
+# longer than one; the cases scale their waits by the guest's measured
+# speed, not by a fixed time.
+suite_jobs=${SUITE_JOBS:-}
+if [ -z "$suite_jobs" ]; then
+	suite_jobs=1
+	[ "$(nproc)" -lt 2 ] || suite_jobs=2
+fi
+case "$suite_jobs" in
+*[!0-9]* | 0*) bad "SUITE_JOBS must be a number of suites at once, at least 1, not '$SUITE_JOBS'" ;;
 esac
 if [ $check_only = 1 ]; then
 	:
@@ -256,9 +271,17 @@ need_kernel() {
 }
 
 total=0 all_kernels=
+seen=""
 for sf in "$@"; do
 	[ "${sf%%:*}" != "$sf" ] || bad "'$sf' is not SUITE:FLAVOR"
 	split_word "$sf"
+	# (A word's guests are named after its suite and flavors, and words
+	# run side by side.)
+	# (two-guest:F is two-guest:F+F.)
+	k=$suite:$flavors
+	[ "$suite" != two-guest ] || k=$suite:${flavors%%+*}+${flavors#*+}
+	case "$seen" in *" $k "*) bad "'$sf': suite $suite on $flavors is named twice" ;; esac
+	seen="$seen $k "
 	[ "$arch" = x86_64 ] || [ "${suite%-relax}" = zinc-selftest ] || [ "$suite" = crypto-diff ] ||
 		bad "suite '$suite' runs on x86_64 only (ARCH=$arch guests carry only zinc-selftest and crypto-diff)"
 	case "$suite:$flavors" in
@@ -308,6 +331,8 @@ interrupted() {
 }
 trap 'interrupted 130' INT
 trap 'interrupted 143' TERM
+# A run that stops on an error stops the suites still booting beside it.
+trap 'kill -TERM $(jobs -p) 2> /dev/null || true' EXIT
 
 # BUILD_DIR is in use while this runs (a shared lock): make clean and
 # distclean refuse to remove it under a running build, test or bench.
@@ -507,57 +532,76 @@ boot_pair() {
 	link_done
 }
 
-run_two_guest() {
-	local a=$1 b=$2 run_a run_b priv_a priv_b pub_a pub_b
+# boot_two_guest A B: the two-guest suite's guests, initiator A and
+# responder B, with fresh keys; sets run, run_b, rc_i and rc_r.
+boot_two_guest() {
+	local a=$1 b=$2 priv_a priv_b pub_a pub_b
 	command -v wg > /dev/null || die "wg (wireguard-tools) is needed on the host for two-guest keys"
 	priv_a=$(wg genkey)
 	priv_b=$(wg genkey)
 	pub_a=$(echo "$priv_a" | wg pubkey)
 	pub_b=$(echo "$priv_b" | wg pubkey)
-	run_a=two-guest-$a-initiator-$stamp
-	run_b=two-guest-$b-responder-$stamp
-	boot_pair two-guest "$run_a" "$a" "initiator,$priv_a,$pub_b" \
+	run=two-guest-$a+$b-initiator-$stamp
+	run_b=two-guest-$a+$b-responder-$stamp
+	boot_pair two-guest "$run" "$a" "initiator,$priv_a,$pub_b" \
 		"$run_b" "$b" "responder,$priv_b,$pub_a"
+}
+collect_two_guest() {
+	local a=$1 b=$2
 	local prefix="$a+$b: two-guest:"
-	guest_case "$run_a" "$rc_i"
+	guest_case "$run" "$rc_i"
 	guest_case "$run_b" "$rc_r"
-	where two-guest.initiator "$a" "$run_a"
-	collect "$outdir/$run_a.ktap" "$prefix initiator ($a): " \
-		"$(header_cases "$entries/two-guest" cases-initiator)" "$(died_msg $rc_i "$run_a")"
+	where two-guest.initiator "$a" "$run"
+	collect "$outdir/$run.ktap" "$prefix initiator ($a): " \
+		"$(header_cases "$entries/two-guest" cases-initiator)" "$(died_msg "$rc_i" "$run")"
 	where two-guest.responder "$b" "$run_b"
 	collect "$outdir/$run_b.ktap" "$prefix responder ($b): " \
-		"$(header_cases "$entries/two-guest" cases-responder)" "$(died_msg $rc_r "$run_b")"
+		"$(header_cases "$entries/two-guest" cases-responder)" "$(died_msg "$rc_r" "$run_b")"
+}
+
+# boot_interop I R: the guest or guests of one interop cell; sets run (and
+# run_b, with two guests), boot_rc or rc_i and rc_r.
+boot_interop() {
+	local a=$1 b=$2 ia=kernel ib=kernel host
+	[ "$a" != go ] || ia=go
+	[ "$b" != go ] || ib=go
+	if interop_two_guests "$a" "$b"; then
+		run=interop-$a+$b-initiator-$stamp
+		run_b=interop-$a+$b-responder-$stamp
+		boot_pair interop "$run" "$a" "initiator,$ia,$ib" "$run_b" "$b" "responder,$ib"
+	else
+		host=$(interop_host "$a" "$b")
+		run=interop-$a+$b-$stamp
+		boot "$run" "$host" interop --args "local,$ia,$ib"
+	fi
+}
+# interop_host I R: the flavor a cell of one guest boots.
+interop_host() {
+	local host=$1
+	[ "$host" != go ] || host=$2
+	[ "$host" != go ] || host=$INTEROP_GO_KERNEL
+	echo "$host"
 }
 
 # The interop matrix: cell_I_R is pass or fail for each cell that ran.
 interop_names=
-run_interop() {
-	local a=$1 b=$2 ia=kernel ib=kernel host run run_b failed_before=$failed
-	[ "$a" != go ] || ia=go
-	[ "$b" != go ] || ib=go
+collect_interop() {
+	local a=$1 b=$2 failed_before=$failed
 	local prefix="interop: $a -> $b: "
 	if interop_two_guests "$a" "$b"; then
-		run=interop-$a-initiator-$stamp
-		run_b=interop-$b-responder-$stamp
-		boot_pair interop "$run" "$a" "initiator,$ia,$ib" "$run_b" "$b" "responder,$ib"
 		guest_case "$run" "$rc_i"
 		guest_case "$run_b" "$rc_r"
 		where "interop.$a-to-$b" "$a" "$run"
 		collect "$outdir/$run.ktap" "$prefix" "$(header_cases "$entries/interop" cases)" \
-			"$(died_msg $rc_i "$run")"
+			"$(died_msg "$rc_i" "$run")"
 		where "interop.$a-to-$b.responder" "$b" "$run_b"
 		collect "$outdir/$run_b.ktap" "${prefix}responder: " \
-			"$(header_cases "$entries/interop" cases-responder)" "$(died_msg $rc_r "$run_b")"
+			"$(header_cases "$entries/interop" cases-responder)" "$(died_msg "$rc_r" "$run_b")"
 	else
-		host=$a
-		[ "$host" != go ] || host=$b
-		[ "$host" != go ] || host=$INTEROP_GO_KERNEL
-		run=interop-$a-$b-$stamp
-		boot "$run" "$host" interop --args "local,$ia,$ib"
 		guest_case "$run" "$boot_rc"
-		where "interop.$a-to-$b" "$host" "$run"
+		where "interop.$a-to-$b" "$(interop_host "$a" "$b")" "$run"
 		collect "$outdir/$run.ktap" "$prefix" "$(header_cases "$entries/interop" cases)" \
-			"$(died_msg $boot_rc "$run")"
+			"$(died_msg "$boot_rc" "$run")"
 	fi
 	local v=pass
 	[ "$failed" = "$failed_before" ] || v=FAIL
@@ -698,34 +742,92 @@ emit "1..$total"
 for f in $(printf '%s\n' $all_kernels | sort -u); do
 	emit "# kernel $(label "$f"): $(kernel_desc "$f")"
 done
-for sf in "$@"; do
-	split_word "$sf"
+
+# boot_word I WORD: boot the guests of suite word number I; what the
+# results need (run names, exit statuses, why a guest was not booted) goes
+# to $outdir/word-I.rc, written last, for collect_word.  Run in a subshell
+# of its own: a TERM stops its guests and removes its link.
+boot_word() {
+	local i=$1 flavor
+	trap 'kill -TERM $(jobs -p) 2> /dev/null; link_done; exit 143' TERM
+	split_word "$2"
+	run="" run_b="" boot_rc=0 rc_i=0 rc_r=0 prep_error=""
 	case "$suite" in
-	two-guest)
-		a=${flavors%%+*} b=${flavors#*+}
-		run_two_guest "$a" "$b"
-		;;
-	interop)
-		run_interop "${flavors%%+*}" "${flavors#*+}"
-		;;
+	two-guest) boot_two_guest "${flavors%%+*}" "${flavors#*+}" ;;
+	interop) boot_interop "${flavors%%+*}" "${flavors#*+}" ;;
 	*)
 		flavor=$flavors
 		run=$suite-$(label "$flavor")-$stamp
 		one_guest "$suite" "$flavor"
 		if [ -z "$prep_error" ]; then
 			boot "$run" "$flavor" "$entry" "${boot_args[@]}"
-			died=$(died_msg $boot_rc "$run")
 		else
 			printf '# not booted: %s\nnot ok 0 %s\n' "$prep_error" "$GUEST_CASE" > "$outdir/$run.ktap"
-			boot_rc=1 died="not booted: $prep_error"
+			boot_rc=1
 		fi
-		boot_append=
-		[ -n "$prep_error" ] || guest_case "$run" "$boot_rc"
+		;;
+	esac
+	declare -p run run_b boot_rc rc_i rc_r prep_error > "$outdir/word-$i.tmp"
+	mv "$outdir/word-$i.tmp" "$outdir/word-$i.rc"
+}
+
+# collect_word WORD: its results, from the variables word-I.rc set.
+collect_word() {
+	local flavor died
+	split_word "$1"
+	case "$suite" in
+	two-guest) collect_two_guest "${flavors%%+*}" "${flavors#*+}" ;;
+	interop) collect_interop "${flavors%%+*}" "${flavors#*+}" ;;
+	*)
+		flavor=$flavors
+		if [ -z "$prep_error" ]; then
+			died=$(died_msg "$boot_rc" "$run")
+			guest_case "$run" "$boot_rc"
+		else
+			died="not booted: $prep_error"
+		fi
 		where "$suite" "$(label "$flavor")" "$run"
 		collect "$outdir/$run.ktap" "$(label "$flavor"): $suite: " "$(cases_of "$suite" "$flavor")" \
 			"$died" "$([ "$suite" != netns ] || echo "$flavor")"
 		;;
 	esac
+}
+
+# The words' guests run SUITE_JOBS words at once, each word's in a subshell
+# (boot_word); the results are collected, and printed, in the words'
+# order, each as soon as it and every word before it are done.
+words=("$@")
+word_pid=()
+next=0 done_n=0
+# running: how many words started and not yet done.
+running() {
+	local i c=0
+	for ((i = done_n; i < next; i++)); do
+		[ -e "$outdir/word-$i.rc" ] || c=$((c + 1))
+	done
+	echo $c
+}
+while [ $done_n -lt ${#words[@]} ]; do
+	while [ $next -lt ${#words[@]} ] && [ "$(running)" -lt "$suite_jobs" ]; do
+		# (Its stdout to stderr: the KTAP on stdout is collect's.)
+		boot_word "$next" "${words[$next]}" >&2 &
+		word_pid[next]=$!
+		next=$((next + 1))
+	done
+	if [ ! -e "$outdir/word-$done_n.rc" ] && kill -0 "${word_pid[done_n]}" 2> /dev/null; then
+		# Waited for in the background: a TERM is handled at once.
+		sleep 1 &
+		wait $! || true
+		continue
+	fi
+	wait "${word_pid[done_n]}" || true
+	[ -e "$outdir/word-$done_n.rc" ] ||
+		die "${words[done_n]}: its guests could not be booted (the error above)"
+	# shellcheck disable=SC1090 # boot_word's declare -p
+	. "$outdir/word-$done_n.rc"
+	rm -f "$outdir/word-$done_n.rc"
+	collect_word "${words[done_n]}"
+	done_n=$((done_n + 1))
 done
 interop_matrix
 echo "# results: $ktap"
