@@ -217,13 +217,12 @@ endif
 # on zinc, in a full 'make test' (not when CASES or PATCHES narrow it).
 FIXTURE_CHECK := $(if $(and $(filter x86_64,$(ARCH)),$(filter zinc,$(TEST_FLAVORS)),$(if $(CASES)$(USER_KERNEL),,y)),netns-tests/fixtures/check.sh zinc,true)
 
+# After the kernels: bench's checks alone, then the suites with the other
+# host-side checks beside them (netns-tests/make-test.sh).
 test: deps image
 	$(Q)for f in $(TEST_FLAVORS); do kernel/build.sh $$f || exit 1; done
-	$(Q)native=0; $(NATIVE_CHECK) || native=1; $(BENCH_CHECK) || native=1; \
-		kernel/check.sh || native=1; netns-tests/kcidb/check.sh || native=1; \
-		netns-tests/lava/format-check.sh || native=1; \
-		$(FIXTURE_CHECK) || native=1; \
-		netns-tests/run.sh $(TEST_SUITES) && exit $$native
+	$(Q)BENCH_CHECK='$(BENCH_CHECK)' NATIVE_CHECK='$(NATIVE_CHECK)' FIXTURE_CHECK='$(FIXTURE_CHECK)' \
+		netns-tests/make-test.sh $(TEST_SUITES)
 
 # The suites REPEAT times, then each case's pass rate (netns-tests/soak.sh).
 REPEAT ?= 10
