@@ -24,7 +24,8 @@ bench-native: deps
 native-check:
 	$(Q)bench/native/check.sh
 
-# 'make test' runs native-check beside the guest suites (x86_64 runs only:
+# 'make test' runs native-check beside the guest suites, at nice 19
+# (netns-tests/make-test.sh; x86_64 runs only:
 # the ARM 'make test' is about the ARM guest); its failure fails 'make test'
 # after the guest suites have run.
 ifeq ($(ARCH),x86_64)
