@@ -549,14 +549,20 @@ done
 [ -z "$missing" ] || die "$outname: config symbols did not survive the merge:$missing"
 
 # Modules, when the config has any: built, installed with their modules.dep
-# and packed as a cpio the guest's initramfs is extended with.
+# and packed as a cpio the guest's initramfs is extended with.  "modules"
+# is built whenever the kernel takes modules, also with none: it writes
+# Module.symvers and scripts/module.lds, which an external module (the
+# crypto differential's) needs, in the image's own walk of the tree rather
+# than in a walk of its own later (about a minute under TCG guests).
 targets=$imgname
 modular=0
-if grep -q '^CONFIG_MODULES=y' "$obj/.config" && grep -q '^CONFIG_[A-Z0-9_]*=m$' "$obj/.config"; then
-	modular=1
+if grep -q '^CONFIG_MODULES=y' "$obj/.config"; then
 	targets="$targets modules"
-	depmod=$(command -v depmod || echo /sbin/depmod)
-	[ -x "$depmod" ] || die "depmod is missing: install kmod (make deps)"
+	if grep -q '^CONFIG_[A-Z0-9_]*=m$' "$obj/.config"; then
+		modular=1
+		depmod=$(command -v depmod || echo /sbin/depmod)
+		[ -x "$depmod" ] || die "depmod is missing: install kmod (make deps)"
+	fi
 fi
 
 msg "$outname: building $targets with -j$JOBS (log: $out/build.log)"
