@@ -55,8 +55,8 @@ trap stop EXIT
 trap 'echo "$prog: interrupted; stopping every part" >&2; exit 130' INT
 trap 'exit 143' TERM
 
-# part NAME COMMAND: run COMMAND (a shell command line, from the
-# environment variable NAME_CMD) and keep its exit status in $logs/NAME.rc.
+# part NAME COMMAND: run COMMAND (a shell command line) and keep its exit
+# status in $logs/NAME.rc; a part with no such file did not finish.
 part() {
 	local rc=0
 	bash -c "$2" || rc=$?
