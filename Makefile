@@ -251,9 +251,11 @@ DEBUG_SUITES ?= zinc-selftest:zinc-debug zinc-selftest-relax:zinc-debug crypto-d
 # preemptible and not.
 MATRIX_FLAVORS ?= $(filter-out %-debug,$(FLAVORS))
 MATRIX_SUITES ?= $(foreach f,$(MATRIX_FLAVORS),$(if $(filter zinc%,$(f)),zinc-selftest:$(f)) crypto-diff:$(f) netns:$(f))
+# (One guest at a time unless SUITE_JOBS says otherwise: a whole matrix,
+# zinc-nopreempt's load-resched among it, has not yet run two at a time.)
 test-matrix: x86-only deps image
 	$(Q)for f in $(call flavors_of,$(MATRIX_SUITES)); do kernel/build.sh $$f || exit 1; done
-	$(Q)netns-tests/run.sh $(MATRIX_SUITES)
+	$(Q)SUITE_JOBS=$${SUITE_JOBS:-1} netns-tests/run.sh $(MATRIX_SUITES)
 
 # The full interop matrix, printed at the end.
 interop: x86-only deps image
