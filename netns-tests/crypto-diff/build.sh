@@ -92,13 +92,15 @@ mkdir -p "$out/src" "$out/root/lib/cryptodiff"
 cp "$here/cases.h" "$here/cryptodiff.c" "$here/Kbuild" "$out/src/"
 # (kmake with the kernel's own commands: kbuild rebuilds nothing of it.)
 obj=$kdir/obj
-# A flavor with everything built in has neither the symbol list an
-# external module links against nor the module linker script: a module
-# pass over the kernel (no built-in object is compiled) writes both.  A
-# symbol list older than vmlinux's own (vmlinux.symvers, rewritten only
-# when vmlinux's exports change) is another kernel's: one copied with the
-# objects a flavor started from (zinc-nopreempt from zinc, which has no
-# __cond_resched) or left from before a rebuild.
+# An external module links against the kernel's symbol list and needs the
+# module linker script.  kernel/build.sh builds "modules" with every
+# kernel that takes modules, which writes both; objects without them
+# (built before it did) get a module pass over the kernel here (no
+# built-in object is compiled).  A symbol list older than vmlinux's own
+# (vmlinux.symvers, rewritten only when vmlinux's exports change) is
+# another kernel's: one copied with the objects a flavor started from
+# (zinc-nopreempt from zinc, which has no __cond_resched) or left from
+# before a rebuild.
 if [ ! -r "$kdir/obj/Module.symvers" ] || [ ! -r "$kdir/obj/scripts/module.lds" ] ||
 	[ "$kdir/obj/vmlinux.symvers" -nt "$kdir/obj/Module.symvers" ]; then
 	msg "$outname: preparing its build for external modules"
