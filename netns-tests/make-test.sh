@@ -96,14 +96,15 @@ pids=()
 echo "# the checks beside the suites (ended $(($(date +%s) - suites_end)) s after them):"
 cat "$logs/host.log" "$logs/fixtures.log"
 
-# One word per part, then the verdict.
+# The verdict: every part above, by the name part() kept its status under.
+parts="bench native kernel kcidb lava fixtures"
 failed=""
 [ "$suites_rc" = 0 ] || failed="$failed suites"
-for name in bench native kernel kcidb lava fixtures; do
+for name in $parts; do
 	[ "$(cat "$logs/$name.rc" 2> /dev/null)" = 0 ] || failed="$failed $name"
 done
 if [ -z "$failed" ]; then
-	echo "[test] $(($(date +%s) - start)) s: suites, bench, native, kernel, kcidb, lava and fixture checks all passed"
+	echo "[test] $(($(date +%s) - start)) s: every part passed: suites $parts"
 else
 	echo "[test] $(($(date +%s) - start)) s: FAILED:$failed"
 	exit 1
