@@ -76,17 +76,17 @@ r_count_grew() { [ "$(r_count "$1")" -gt "$2" ]; }
 mapping_idle_for() {
 	local last now since up end
 	last=$(r_count mapped)
-	since=$(cut -d. -f1 /proc/uptime)
+	since=$(uptime_cs)
 	up=$since
-	end=$((since + 40 * ${wgt_timeout_scale:-1}))
+	end=$((since + 4000 * ${wgt_timeout_scale:-1}))
 	while [ "$up" -lt "$end" ]; do
 		sleep 0.1
 		now=$(r_count mapped)
-		up=$(cut -d. -f1 /proc/uptime)
+		up=$(uptime_cs)
 		if [ "$now" != "$last" ]; then
 			last=$now
 			since=$up
-		elif [ $((up - since)) -gt "$1" ]; then
+		elif [ $((up - since)) -gt $(($1 * 100)) ]; then
 			return 0
 		fi
 	done
