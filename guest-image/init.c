@@ -69,6 +69,10 @@
 #include <unistd.h>
 
 #define VERDICT_PORT_NAME "verdict"
+/* Where the entries are; guest-image/check/ builds init.c with its own. */
+#ifndef ENTRY_DIR
+#define ENTRY_DIR "/tests/entry"
+#endif
 #define SEED_MAX 64
 
 static int console_fd = -1;
@@ -573,7 +577,7 @@ static int run_entry(const char *entry, int verdict_fd)
 	ssize_t n;
 	pid_t pid;
 
-	snprintf(path, sizeof(path), "/tests/entry/%s", entry);
+	snprintf(path, sizeof(path), "%s/%s", ENTRY_DIR, entry);
 	if (access(path, X_OK) < 0) {
 		say("init: no test entry %s\n", path);
 		return 2;
@@ -604,6 +608,8 @@ static int run_entry(const char *entry, int verdict_fd)
 	 */
 	for (;;) {
 		struct pollfd pfd = { .fd = pipefd[0], .events = POLLIN };
+		/* Whether this poll comes after the entry was seen to exit. */
+		bool after_exit = exited;
 		pid_t w;
 		int r;
 
@@ -627,7 +633,15 @@ static int run_entry(const char *entry, int verdict_fd)
 				exited = true;
 			}
 		}
-		if (exited && (eof || r == 0))
+		/*
+		 * Done at EOF, or, with an orphan still holding the pipe open,
+		 * once a poll made after the entry's exit finds nothing.  Not
+		 * on the empty poll just before the entry was seen to exit: it
+		 * may have written its last line (the netns entry's last
+		 * case) and exited after that poll, and that line would be
+		 * lost.
+		 */
+		if (exited && (eof || (after_exit && r == 0)))
 			break;
 		if (eof && !exited) {
 			/* Output closed: block until the entry itself exits. */
