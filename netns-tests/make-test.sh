@@ -9,9 +9,9 @@
 # 2. The suites (netns-tests/run.sh SUITE:FLAVOR...), with the host-side
 #    checks beside them:
 #    - NATIVE_CHECK (Zinc natively, and a short fuzz), kernel/build.sh's,
-#      KCIDB's and LAVA's checks, at the lowest priority (nice 19): they
-#      take the CPU the guests leave while they wait on timers and
-#      packets, and the guests barely feel them;
+#      KCIDB's, LAVA's and the guest init's checks, at the lowest
+#      priority (nice 19): they take the CPU the guests leave while they
+#      wait on timers and packets, and the guests barely feel them;
 #    - FIXTURE_CHECK (the user's path: a series on top of a flavor), whose
 #      kernel builds are niced the same way, while its two short guests
 #      run as a suite's do.
@@ -69,13 +69,14 @@ start=$(date +%s)
 echo "[test] bench's checks, alone on the host: $BENCH_CMD" >&2
 part bench "$BENCH_CMD"
 
-echo "[test] the suites, and beside them the native, kernel, KCIDB and LAVA checks (nice 19) and the fixtures (their output: $logs)" >&2
+echo "[test] the suites, and beside them the native, kernel, KCIDB, LAVA and init checks (nice 19) and the fixtures (their output: $logs)" >&2
 # shellcheck disable=SC2016 # expanded by the inner shell
 setsid nice -n 19 bash -c "$(declare -f part)"'
 	part native "$NATIVE_CMD"
 	part kernel kernel/check.sh
 	part kcidb netns-tests/kcidb/check.sh
-	part lava netns-tests/lava/format-check.sh' > "$logs/host.log" 2>&1 &
+	part lava netns-tests/lava/format-check.sh
+	part init guest-image/check/init-check.sh' > "$logs/host.log" 2>&1 &
 pids+=($!)
 # shellcheck disable=SC2016
 FIXTURE_NICE=19 setsid bash -c "$(declare -f part)"'
@@ -97,7 +98,7 @@ echo "# the checks beside the suites (ended $(($(date +%s) - suites_end)) s afte
 cat "$logs/host.log" "$logs/fixtures.log"
 
 # The verdict: every part above, by the name part() kept its status under.
-parts="bench native kernel kcidb lava fixtures"
+parts="bench native kernel kcidb lava init fixtures"
 failed=""
 [ "$suites_rc" = 0 ] || failed="$failed suites"
 for name in $parts; do
