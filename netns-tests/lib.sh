@@ -260,6 +260,10 @@ udp_in() {
 		END { print n + 0 }'
 }
 
+# udp_in_grew NS BEFORE N: NS's sockets have taken in at least N datagrams
+# since udp_in read BEFORE (a wait_for predicate).
+udp_in_grew() { [ "$(udp_in "$1")" -ge $(($2 + $3)) ]; }
+
 # snmp NS PROTO FIELD: one counter of NS's IP stack, e.g. "snmp b Icmp
 # InEchos" (/proc/net/snmp) or "snmp a Icmp6 InEchos" (/proc/net/snmp6).
 snmp() {
