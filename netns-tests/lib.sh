@@ -341,16 +341,28 @@ iperf_run() {
 # the Mbit/s the receiver saw.  The server serves one test and exits.
 iperf_tcp() { iperf_run "$@"; }
 
+# rcvbuf_errors NS: datagrams NS's UDP sockets dropped for a full receive
+# buffer (RcvbufErrors, v4 plus v6).
+rcvbuf_errors() {
+	echo $(($(snmp "$1" Udp RcvbufErrors) + $(snmp "$1" Udp6 RcvbufErrors)))
+}
+
 # iperf_udp CLIENT SERVER SERVER_ADDR SECONDS RATE [iperf3 args]: UDP at
 # RATE (e.g. 10M); sets MBIT, LOST and TOTAL; fails unless the receiver got
-# datagrams and lost at most a tenth of them.
+# datagrams and lost at most a tenth of them, not counting those its own
+# socket dropped for a full buffer: a receiver that a busy TCG host stops
+# for a few hundred ms (seen once: 93 of 912 lost in one second) is not the
+# tunnel losing them.
 iperf_udp() {
-	local c=$1 s=$2 addr=$3 secs=$4 rate=$5
+	local c=$1 s=$2 addr=$3 secs=$4 rate=$5 full0 full
 	shift 5
+	full0=$(rcvbuf_errors "$s")
 	iperf_run "$c" "$s" "$addr" "$secs" -u -b "$rate" "$@"
-	echo "UDP $c -> $addr: $MBIT Mbit/s received, $LOST of $TOTAL datagrams lost"
+	full=$(($(rcvbuf_errors "$s") - full0))
+	echo "UDP $c -> $addr: $MBIT Mbit/s received, $LOST of $TOTAL datagrams lost, $full dropped by $s's full socket buffers"
 	[ "$TOTAL" -gt 0 ] || fail "iperf3 UDP to $addr: no datagrams received"
-	[ $((LOST * 10)) -le "$TOTAL" ] || fail "iperf3 UDP to $addr lost $LOST of $TOTAL datagrams"
+	[ $(((LOST - full) * 10)) -le "$TOTAL" ] ||
+		fail "iperf3 UDP to $addr lost $LOST of $TOTAL datagrams, $full of them to $s's full socket buffers"
 }
 
 # mbit_positive: the last iperf run moved data.
