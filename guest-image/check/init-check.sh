@@ -30,6 +30,17 @@ entry() {
 	chmod +x "$tmp/entry/$1"
 }
 
+# relay_gives ENTRY DELAY_MS RC OUTPUT: init's run_entry() on ENTRY
+# copies exactly OUTPUT (a printf format) and returns RC.
+relay_gives() {
+	local rc=0
+	"$tmp/relay" "$1" "$2" > "$tmp/got" || rc=$?
+	# shellcheck disable=SC2059 # the format is the caller's
+	printf "$4" > "$tmp/want"
+	diff -u "$tmp/want" "$tmp/got" || { echo "init's copy of $1's output differs from what $1 wrote"; return 1; }
+	[ "$rc" = "$3" ] || { echo "$1: run_entry returned $rc, not $3"; return 1; }
+}
+
 # The netns entry's end: its last case's result, then exit at once.  init
 # polls for 200 ms; here a poll that finds nothing returns 2 s late, so the
 # entry has written its last line and exited before init reaps it.
@@ -38,13 +49,6 @@ echo 'ok 1 first'
 sleep 0.3
 echo 'ok 2 last'
 EOF2
-last_line() {
-	local rc=0
-	"$tmp/relay" last 2000 > "$tmp/got" || rc=$?
-	printf 'ok 1 first\nok 2 last\n' > "$tmp/want"
-	diff -u "$tmp/want" "$tmp/got" || { echo "init lost the entry's last words"; return 1; }
-	[ "$rc" = 0 ] || { echo "run_entry returned $rc, not the entry's 0"; return 1; }
-}
 
 # An entry that leaves a process behind holding its output open (a case's
 # stray daemon): init goes on once the entry exited and its output is
@@ -57,11 +61,7 @@ echo \$\$ > $tmp/orphan.pgid
 echo 'ok 1 done'
 EOF2
 orphan_left() {
-	local rc=0
-	"$tmp/relay" orphan > "$tmp/got" || rc=$?
-	printf 'ok 1 done\n' > "$tmp/want"
-	diff -u "$tmp/want" "$tmp/got" || return 1
-	[ "$rc" = 0 ] || { echo "run_entry returned $rc, not the entry's 0"; return 1; }
+	relay_gives orphan 0 0 'ok 1 done\n' || return 1
 	[ ! -e "$tmp/orphan.ended" ] ||
 		{ echo "run_entry returned only once the orphan ended"; return 1; }
 }
@@ -70,17 +70,13 @@ orphan_left() {
 entry exit3 <<< 'exit 3'
 entry killed <<< 'kill -TERM $$'
 exit_status() {
-	local rc=0
-	"$tmp/relay" exit3 > "$tmp/got" || rc=$?
-	[ "$rc" = 3 ] || { echo "an entry that exits 3: run_entry returned $rc"; return 1; }
-	rc=0
-	"$tmp/relay" killed > "$tmp/got" || rc=$?
-	[ "$rc" = 143 ] || { echo "an entry killed by TERM: run_entry returned $rc, not 143"; return 1; }
+	relay_gives exit3 0 3 '' && relay_gives killed 0 143 ''
 }
 
 . "$top/netns-tests/ktap-checks.sh"
 ktap_begin init 3
-check "an entry's last line, written as it exits, reaches the verdict" last_line
+check "an entry's last line, written as it exits, reaches the verdict" \
+	relay_gives last 2000 0 'ok 1 first\nok 2 last\n'
 check "an orphan holding the entry's output open does not hold the guest" orphan_left
 check "the entry's exit status is the verdict, 128 + N for signal N" exit_status
 [ "$failed" = 0 ]
