@@ -263,8 +263,8 @@ interop: x86-only deps image
 	$(Q)netns-tests/run.sh $(INTEROP_CELLS)
 
 # Two guests at a time (SUITE_JOBS, run.sh's default), as measured: the two
-# whole netns suites side by side took 6233 s (zinc-debug) and 6377 s
-# (stock-debug) on 2 cores, and the whole run of guests 6681 s.  A debug
+# whole netns suites side by side took 6252 s (zinc-debug) and 6260 s
+# (stock-debug) on 2 cores, and the whole green run 6777 s.  A debug
 # guest keeps one core and a bit busy; its first five netns cases took 375 s
 # alone and 629 and 662 s beside the other suite, so two at a time gain
 # about an eighth, and every wait scales with the measured speed.
