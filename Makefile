@@ -1,5 +1,68 @@
 # WireGuard-consumer integration harness.  'make help' lists what is here.
 
+# Knobs, checked while this file is read: every value a user gives (on the
+# command line or in the environment) is looked at here, as raw text
+# ($(value)), by make's own functions, before any of it reaches a $(shell),
+# a recipe or a script.  A bad one is one line, "make: KNOB=value: why",
+# and exit 2 ($(error)), with nothing installed, built or booted.  No value
+# can hold a quote, so recipes quote each one in single quotes (q).
+empty :=
+space := $(empty) $(empty)
+lower := a b c d e f g h i j k l m n o p q r s t u v w x y z
+upper := A B C D E F G H I J K L M N O P Q R S T U V W X Y Z
+digits := 0 1 2 3 4 5 6 7 8 9
+word_chars := $(lower) $(upper) $(digits) / . _ - + , : = @
+# drop CHARS,TEXT: TEXT less every one of CHARS (single characters).
+drop = $(if $(1),$(call drop,$(wordlist 2,$(words $(1)),$(1)),$(subst $(firstword $(1)),,$(2))),$(2))
+# only CHARS,TEXT: non-empty when TEXT holds nothing but CHARS.  (The @s
+# keep a leftover space, tab or newline visible to $(if).)
+only = $(if $(subst @@,,@$(call drop,$(1),$(2))@),,y)
+# Numbers: at_most N,MAX for N and MAX without leading zeros.
+spread = $(call spread_,$(digits),$(1))
+spread_ = $(if $(1),$(call spread_,$(wordlist 2,10,$(1)),$(subst $(firstword $(1)),$(firstword $(1)) ,$(2))),$(2))
+ndigits = $(words $(call spread,$(1)))
+at_most = $(if $(filter $(call ndigits,$(1)),$(call ndigits,$(2))),$(filter $(2),$(lastword $(sort $(1) $(2)))),$(word $(call ndigits,$(1)),$(call spread,$(2))))
+# number_ok N,MIN,MAX: N is a whole number from MIN (0 or 1) to MAX.
+number_ok = $(and $(1),$(call only,$(digits),$(1)),$(if $(filter 0%,$(1)),$(and $(filter 0,$(1)),$(filter 0,$(2))),$(call at_most,$(1),$(3))))
+given = $(filter command% environment%,$(origin $(1)))
+knob_error = $(error make: $(1)=$(value $(1)): $(2))
+# Paths (no spaces): letters, digits and / . _ - + , : = @.
+PATH_KNOBS := BUILD_DIR PATCHES KERNEL_TREE KERNEL KERNEL_CONFIG CONFIG_FRAGMENT \
+	KERNEL_ROOT SERIES FIXES KSRC_TARBALL CROSS_COMPILE LAVA_OUT BASELINE NEW \
+	BENCH_OUT CAND_PATCHES BASE_PATCHES CAND_TREE BASE_TREE CAND_KERNEL BASE_KERNEL
+path_rule := a path here may hold only letters, digits and / . _ - + , : = @ (no spaces, quotes, $$ or shell characters)
+# Lists of words: the same characters, and spaces between the words.
+WORD_KNOBS := FLAVOR ARCH ACCEL CASES TEST_SUITES MODULAR_CASES STOCK_CASES \
+	INTEROP_IMPLS INTEROP_GO_KERNEL MATRIX_FLAVORS MATRIX_SUITES DEBUG_SUITES \
+	LAVA_SUITES LAVA_CHECK_SUITES FUZZ_TARGETS CAND BASE BENCH_TESTS BENCH_MODES \
+	BENCH_METRIC BENCH_TOL BENCH_ALPHA BENCH_COST BENCH_COST_TOL BENCH_COST_ALPHA \
+	BENCH_CAL_SLOW
+word_rule := words here may hold only letters, digits and / . _ - + , : = @, with spaces between them
+# Free text, only ever handed to a script in the environment (boot words,
+# QEMU arguments, labels, a URL): no $$ (make would expand it), backquote,
+# backslash, quote, tab or newline.
+TEXT_KNOBS := CAND_APPEND BASE_APPEND CAND_QEMU BASE_QEMU CAND_LABEL BASE_LABEL LAVA_URL
+define newline
+
+
+endef
+text_bad = $(or $(findstring $$,$(1)),$(findstring `,$(1)),$(findstring \,$(1)),$(findstring ',$(1)),$(findstring ",$(1)),$(findstring $(newline),$(1)),$(findstring $(empty)	$(empty),$(1)))
+text_rule := free text here may not hold $$, a backquote, backslash, quote, tab or newline
+# Numbers, KNOB:MIN:MAX: whole numbers, no leading zero, within these bounds
+# (bench's own where bench checks them too).
+NUMBER_KNOBS := JOBS:1:1024 SUITE_JOBS:1:64 TIMEOUT_SCALE:1:100 DEBUG_TIMEOUT_SCALE:1:100 \
+	SUITE_TIMEOUT:1:86400 REPEAT:1:1000 FUZZ_SECONDS:1:86400 TEST_FUZZ_SECONDS:1:86400 \
+	KERNEL_MIN_FREE_MB:0:1048576 BENCH_REPS:1:1000 BENCH_SECS:1:3600 BENCH_MICRO_MS:0:10000 \
+	BENCH_CAL_COMPARISONS:1:1000 V:0:1 LONG_SELFTESTS:0:1 BENCH_CAL_SAME:0:1
+$(foreach k,$(PATH_KNOBS),$(if $(call given,$(k)),$(if $(call only,$(word_chars),$(value $(k))),,$(call knob_error,$(k),$(path_rule)))))
+$(foreach k,$(WORD_KNOBS),$(if $(call given,$(k)),$(if $(call only,$(word_chars),$(subst $(space),,$(value $(k)))),,$(call knob_error,$(k),$(word_rule)))))
+$(foreach k,$(TEXT_KNOBS),$(if $(call given,$(k)),$(if $(call text_bad,$(value $(k))),$(call knob_error,$(k),$(text_rule)))))
+$(foreach n,$(NUMBER_KNOBS),$(foreach k,$(word 1,$(subst :, ,$(n))),$(if $(call given,$(k)),\
+	$(if $(call number_ok,$(value $(k)),$(word 2,$(subst :, ,$(n))),$(word 3,$(subst :, ,$(n)))),,\
+	$(call knob_error,$(k),must be a whole number from $(word 2,$(subst :, ,$(n))) to $(word 3,$(subst :, ,$(n))))))))
+# q WORDS: each word in single quotes, for a recipe.
+q = $(foreach w,$(1),'$(w)')
+
 FLAVOR    ?= zinc
 BUILD_DIR ?= $(CURDIR)/build
 JOBS      ?= $(shell nproc)
@@ -9,6 +72,44 @@ ACCEL     ?=
 ARCH      ?= x86_64
 # The kernel's own spelling (ARCH=x86 in a kernel developer's environment).
 override ARCH := $(patsubst x86,x86_64,$(ARCH))
+
+
+# BUILD_DIR: the harness writes there and 'make distclean' removes it whole,
+# so it must be an absolute path, not /, neither this checkout nor a folder
+# holding it, and inside the checkout only build/ or below (the git-ignored
+# folder: anywhere else builds would mix with the sources, show in git
+# status and be found by the scripts that walk them).  It must be a folder
+# the harness made (BUILD_MARK, left by 'make knobs'), or an empty or new
+# one; clean and distclean want the mark.  A build/ from before the mark,
+# holding kernel/ or results/, is taken as the harness's (knobs marks it).
+# Symlinks are resolved for the comparisons.
+BUILD_MARK := .wgt-build-dir
+bd_abs := $(abspath $(BUILD_DIR))
+bd_parent := $(realpath $(dir $(bd_abs)))
+bd_paths := $(sort $(bd_abs) $(realpath $(bd_abs)) $(if $(bd_parent),$(patsubst //%,/%,$(bd_parent)/$(notdir $(bd_abs)))))
+co_paths := $(sort $(CURDIR) $(realpath $(CURDIR)))
+# under A,B: some path of A is one of B's or a folder holding it.
+under = $(strip $(foreach a,$(1),$(foreach b,$(2),$(filter $(a)/%,$(b)/))))
+bd_files := $(if $(wildcard $(bd_abs)/.),$(filter-out %/. %/..,$(wildcard $(bd_abs)/* $(bd_abs)/.*)))
+bd_legacy := $(and $(filter $(CURDIR)/build,$(bd_abs)),$(wildcard $(bd_abs)/kernel $(bd_abs)/results))
+bd_why_rel := must be an absolute path (such as $(CURDIR)/build)
+bd_why_root := is /: make distclean would remove everything
+bd_why_co := is this checkout or a folder holding it: make distclean would delete it
+bd_why_in := is inside this checkout, where only build/ (git-ignored) is the harness's
+bd_why_file := exists and is not a folder
+bd_why_foreign := holds files the harness did not make (no $(BUILD_MARK)): name an empty or new folder
+bd_why_unmarked := was not made by this harness (no $(BUILD_MARK)): not removing anything
+bd_why := $(strip $(or \
+	$(if $(filter /%,$(BUILD_DIR)),,$(bd_why_rel)), \
+	$(if $(filter /,$(bd_abs)),$(bd_why_root)), \
+	$(if $(call under,$(bd_paths),$(co_paths)),$(bd_why_co)), \
+	$(if $(call under,$(co_paths),$(bd_paths)),$(if $(call under,$(addsuffix /build,$(co_paths)),$(bd_paths)),,$(bd_why_in))), \
+	$(if $(wildcard $(bd_abs)),$(if $(wildcard $(bd_abs)/.),,$(bd_why_file))), \
+	$(if $(bd_files),$(if $(wildcard $(bd_abs)/$(BUILD_MARK)),,$(if $(bd_legacy),,$(bd_why_foreign)))), \
+	$(if $(filter clean distclean,$(MAKECMDGOALS)),$(if $(wildcard $(bd_abs)/.),$(if $(wildcard $(bd_abs)/$(BUILD_MARK)),,$(bd_why_unmarked))))))
+$(if $(bd_why),$(error make: BUILD_DIR=$(BUILD_DIR): $(bd_why)))
+# (Normalized: no trailing /, no . or .. parts.)
+override BUILD_DIR := $(bd_abs)
 
 export BUILD_DIR JOBS V CASES ACCEL ARCH
 
@@ -23,6 +124,11 @@ export BUILD_DIR JOBS V CASES ACCEL ARCH
 $(foreach v,PATCHES KERNEL_TREE KERNEL CONFIG_FRAGMENT,\
 	$(if $($(v)),$(eval override $(v) := $(abspath $($(v))))))
 USER_KERNEL := $(strip $(PATCHES) $(KERNEL_TREE) $(KERNEL) $(CONFIG_FRAGMENT))
+# The files and folders they name exist (also checked here, before any goal).
+$(foreach k,PATCHES KERNEL_TREE,$(if $($(k)),$(if $(wildcard $($(k))/.),,\
+	$(error make: $(k)=$($(k)): no such folder))))
+$(foreach k,KERNEL KERNEL_CONFIG CONFIG_FRAGMENT,$(if $($(k)),$(if $(and $(wildcard $($(k))),$(if $(wildcard $($(k))/.),,y)),,\
+	$(error make: $(k)=$($(k)): no such file))))
 ifneq ($(USER_KERNEL),)
 KERNEL_ROOT ?= $(BUILD_DIR)/user-kernels/$(shell printf '%s' '$(USER_KERNEL)' | sha256sum | cut -c1-12)
 endif
@@ -111,22 +217,11 @@ lava-check: KNOB_SUITES = $(LAVA_CHECK_SUITES)
 knobs: check-arch
 	$(Q)case " $(FLAVORS) " in *" $(FLAVOR) "*) ;; \
 		*) echo "make: unknown FLAVOR '$(FLAVOR)' ($(FLAVORS))" >&2; exit 2;; esac
-	$(Q)$(if $(KNOB_SUITES),netns-tests/run.sh --check $(KNOB_SUITES))
+	$(Q)$(if $(KNOB_SUITES),netns-tests/run.sh --check $(call q,$(KNOB_SUITES)))
 	$(Q)[ $$(echo $(if $(PATCHES),p) $(if $(KERNEL_TREE),t) $(if $(KERNEL),k) | wc -w) -le 1 ] || { \
 		echo "make: name your kernel with one of PATCHES=DIR, KERNEL_TREE=DIR or KERNEL=IMAGE, not several" >&2; exit 2; }
-	$(Q)k='$(KERNEL)'; [ -z "$$k" ] || [ -f "$$k" ] || { echo "make: KERNEL=$$k: no such kernel image" >&2; exit 2; }
-	$(Q)t='$(KERNEL_TREE)'; [ -z "$$t" ] || [ -d "$$t" ] || { echo "make: KERNEL_TREE=$$t: no such folder" >&2; exit 2; }
-	$(Q)c='$(CONFIG_FRAGMENT)'; [ -z "$$c" ] || [ -f "$$c" ] || { echo "make: CONFIG_FRAGMENT=$$c: no such file" >&2; exit 2; }
 	$(Q)[ -z '$(PATCHES)' ] || kernel/build.sh --check-patches '$(PATCHES)' || exit 2
-	$(Q)case '$(BUILD_DIR)' in ''|/|*[[:space:]]*) \
-		echo "make: BUILD_DIR='$(BUILD_DIR)' is not a usable build folder" >&2; exit 2;; esac; \
-	if [ ! -e '$(BUILD_DIR)/$(BUILD_MARK)' ]; then \
-		if [ -d '$(BUILD_DIR)' ] && [ -n "$$(ls -A '$(BUILD_DIR)')" ] && \
-		   [ ! -d '$(BUILD_DIR)/kernel' ] && [ ! -d '$(BUILD_DIR)/results' ]; then \
-			echo "make: BUILD_DIR=$(BUILD_DIR) holds files the harness did not make; choose an empty or new folder" >&2; exit 2; \
-		fi; \
-		mkdir -p '$(BUILD_DIR)' && touch '$(BUILD_DIR)/$(BUILD_MARK)'; \
-	fi
+	$(Q)[ -e '$(BUILD_DIR)/$(BUILD_MARK)' ] || { mkdir -p '$(BUILD_DIR)' && touch '$(BUILD_DIR)/$(BUILD_MARK)'; }
 
 # Installs before builds, also under make -j: every target that builds or
 # boots depends on deps, and deps on knobs.
@@ -149,18 +244,18 @@ deps: knobs
 		{ echo "make: apt-get install$$missing failed" >&2; exit 1; }
 
 kernel: deps
-	$(Q)kernel/build.sh $(FLAVOR)
+	$(Q)kernel/build.sh '$(FLAVOR)'
 
 image: deps
 ifeq ($(ARCH),x86_64)
-	$(Q)guest-image/mkinitramfs.sh $(INITRD)
+	$(Q)guest-image/mkinitramfs.sh '$(INITRD)'
 else
-	$(Q)guest-image/mkinitramfs-cross.sh $(ARCH) $(INITRD)
+	$(Q)guest-image/mkinitramfs-cross.sh '$(ARCH)' '$(INITRD)'
 endif
 
 # The main job: one tunnel between two namespaces, summarised.
 tunnel: x86-only kernel image
-	$(Q)netns-tests/tunnel.sh $(FLAVOR)
+	$(Q)netns-tests/tunnel.sh '$(FLAVOR)'
 
 # What 'make test' runs, as netns-tests/run.sh SUITE:FLAVOR words.  On
 # arm64 and arm (not part of CI's x86_64 'make test'): the Zinc selftests
@@ -226,16 +321,15 @@ FIXTURE_CHECK := $(if $(and $(filter x86_64,$(ARCH)),$(filter zinc,$(TEST_FLAVOR
 # After the kernels: bench's checks alone, then the suites with the other
 # host-side checks beside them (netns-tests/make-test.sh).
 test: deps image
-	$(Q)for f in $(TEST_FLAVORS); do kernel/build.sh $$f || exit 1; done
+	$(Q)for f in $(call q,$(TEST_FLAVORS)); do kernel/build.sh $$f || exit 1; done
 	$(Q)BENCH_CHECK='$(BENCH_CHECK)' NATIVE_CHECK='$(NATIVE_CHECK)' FIXTURE_CHECK='$(FIXTURE_CHECK)' \
-		netns-tests/make-test.sh $(TEST_SUITES)
+		netns-tests/make-test.sh $(call q,$(TEST_SUITES))
 
 # The suites REPEAT times, then each case's pass rate (netns-tests/soak.sh).
 REPEAT ?= 10
 soak: deps image
-	$(Q)case "$(REPEAT)" in ''|*[!0-9]*|0) echo "make: REPEAT must be a number of runs, at least 1 (got '$(REPEAT)')" >&2; exit 2;; esac
-	$(Q)for f in $(TEST_FLAVORS); do kernel/build.sh $$f || exit 1; done
-	$(Q)netns-tests/soak.sh $(REPEAT) $(TEST_SUITES)
+	$(Q)for f in $(call q,$(TEST_FLAVORS)); do kernel/build.sh $$f || exit 1; done
+	$(Q)netns-tests/soak.sh '$(REPEAT)' $(call q,$(TEST_SUITES))
 
 # The whole suite on the debug flavors (KASAN, lockdep, kmemleak): too slow
 # for CI's budget, so not part of 'make test'.
@@ -254,13 +348,13 @@ MATRIX_SUITES ?= $(foreach f,$(MATRIX_FLAVORS),$(if $(filter zinc%,$(f)),zinc-se
 # (One guest at a time unless SUITE_JOBS says otherwise: a whole matrix,
 # zinc-nopreempt's load-resched among it, has not yet run two at a time.)
 test-matrix: x86-only deps image
-	$(Q)for f in $(call flavors_of,$(MATRIX_SUITES)); do kernel/build.sh $$f || exit 1; done
-	$(Q)SUITE_JOBS=$${SUITE_JOBS:-1} netns-tests/run.sh $(MATRIX_SUITES)
+	$(Q)for f in $(call q,$(call flavors_of,$(MATRIX_SUITES))); do kernel/build.sh $$f || exit 1; done
+	$(Q)SUITE_JOBS=$${SUITE_JOBS:-1} netns-tests/run.sh $(call q,$(MATRIX_SUITES))
 
 # The full interop matrix, printed at the end.
 interop: x86-only deps image
-	$(Q)for f in $(call flavors_of,$(INTEROP_CELLS)); do kernel/build.sh $$f || exit 1; done
-	$(Q)netns-tests/run.sh $(INTEROP_CELLS)
+	$(Q)for f in $(call q,$(call flavors_of,$(INTEROP_CELLS))); do kernel/build.sh $$f || exit 1; done
+	$(Q)netns-tests/run.sh $(call q,$(INTEROP_CELLS))
 
 # Two guests at a time (SUITE_JOBS, run.sh's default), as measured: the two
 # whole netns suites side by side took 6252 s (zinc-debug) and 6260 s
@@ -269,8 +363,8 @@ interop: x86-only deps image
 # alone and 629 and 662 s beside the other suite, so two at a time gain
 # about an eighth, and every wait scales with the measured speed.
 test-debug: x86-only deps image
-	$(Q)for f in $(call flavors_of,$(DEBUG_SUITES)); do kernel/build.sh $$f || exit 1; done
-	$(Q)TIMEOUT_SCALE=$(DEBUG_TIMEOUT_SCALE) netns-tests/run.sh $(DEBUG_SUITES)
+	$(Q)for f in $(call q,$(call flavors_of,$(DEBUG_SUITES))); do kernel/build.sh $$f || exit 1; done
+	$(Q)TIMEOUT_SCALE='$(DEBUG_TIMEOUT_SCALE)' netns-tests/run.sh $(call q,$(DEBUG_SUITES))
 
 # LAVA (netns-tests/lava/README.md): a job for each suite of one guest in
 # LAVA_SUITES (two-guest and interop boot two guests, crypto-diff a module
@@ -285,12 +379,12 @@ LAVA_CHECK_SUITES ?= $(if $(filter zinc%,$(FLAVOR)),zinc-selftest:$(FLAVOR)) net
 LAVA_URL ?=
 export LAVA_URL
 lava-jobs: deps image
-	$(Q)for f in $(call flavors_of,$(LAVA_SUITES)); do kernel/build.sh $$f || exit 1; done
-	$(Q)netns-tests/lava/jobs.sh $(LAVA_OUT) $(LAVA_SUITES)
+	$(Q)for f in $(call q,$(call flavors_of,$(LAVA_SUITES))); do kernel/build.sh $$f || exit 1; done
+	$(Q)netns-tests/lava/jobs.sh '$(LAVA_OUT)' $(call q,$(LAVA_SUITES))
 
 lava-check: x86-only deps image
-	$(Q)for f in $(call flavors_of,$(LAVA_CHECK_SUITES)); do kernel/build.sh $$f || exit 1; done
-	$(Q)netns-tests/lava/check.sh $(LAVA_CHECK_SUITES)
+	$(Q)for f in $(call q,$(call flavors_of,$(LAVA_CHECK_SUITES))); do kernel/build.sh $$f || exit 1; done
+	$(Q)netns-tests/lava/check.sh $(call q,$(LAVA_CHECK_SUITES))
 
 # Throughput of a candidate kernel (CAND, default zinc) against a baseline
 # (BASE, default stock), A/B interleaved, plus Zinc's in-kernel crypto
@@ -311,14 +405,14 @@ bench: x86-only deps image
 # BASELINE=results.json: a new 'make bench' run (or NEW=results.json, a
 # stored one) judged against it; non-zero exit on a regression.
 bench-compare: x86-only
-	$(Q)[ -n "$(BASELINE)" ] || { echo "make: bench-compare needs BASELINE=path/to/results.json (from an earlier make bench)" >&2; exit 2; }
-	$(Q)bench/compare.sh --check "$(BASELINE)"
+	$(Q)[ -n '$(BASELINE)' ] || { echo "make: bench-compare needs BASELINE=path/to/results.json (from an earlier make bench)" >&2; exit 2; }
+	$(Q)bench/compare.sh --check '$(BASELINE)'
 ifeq ($(NEW),)
 	$(Q)$(MAKE) --no-print-directory deps image
-	$(Q)out=$(BUILD_DIR)/results/bench-$$(date +%Y%m%d-%H%M%S); \
-		{ BENCH_OUT=$$out bench/bench.sh || [ $$? = 1 ]; } && bench/compare.sh "$$out/results.json" "$(BASELINE)"
+	$(Q)out='$(BUILD_DIR)'/results/bench-$$(date +%Y%m%d-%H%M%S); \
+		{ BENCH_OUT=$$out bench/bench.sh || [ $$? = 1 ]; } && bench/compare.sh "$$out/results.json" '$(BASELINE)'
 else
-	$(Q)bench/compare.sh "$(NEW)" "$(BASELINE)"
+	$(Q)bench/compare.sh '$(NEW)' '$(BASELINE)'
 endif
 
 # The cost verdict's calibration on this machine: zinc against zinc, and a
@@ -376,10 +470,14 @@ help:
 	@echo "  make kernel     build the FLAVOR kernel (cached by content)"
 	@echo "  make image      build the guest initramfs"
 	@echo "  make clean      remove results and the guest image"
-	@echo "  make distclean  remove everything under BUILD_DIR (kernels too)"
+	@echo "  make distclean  remove everything under BUILD_DIR (kernels too); only"
+	@echo "                  a BUILD_DIR the harness made (it holds $(BUILD_MARK))"
 	@echo "Knobs (default):"
 	@echo "  FLAVOR=$(FLAVOR)     kernel flavor: $(FLAVORS)"
 	@echo "  BUILD_DIR=$(BUILD_DIR)"
+	@echo "                  an absolute path; not /, this checkout or a folder holding"
+	@echo "                  it; inside the checkout only build/ or below; a folder the"
+	@echo "                  harness made ($(BUILD_MARK)), or an empty or new one"
 	@echo "  JOBS=$(JOBS)          parallel kernel build jobs"
 	@echo "  CASES=          comma-separated netns-tests cases (default: all)"
 	@echo "  MODULAR_CASES=  the netns cases make test runs on zinc-modular (default: $(MODULAR_CASES))"
@@ -409,14 +507,29 @@ help:
 	@echo "  BENCH_TOL=0.05 BENCH_ALPHA=0.01 BENCH_METRIC=paired   bench-compare's wall-clock rule"
 	@echo "  BENCH_COST=16/20 BENCH_COST_TOL=0.01 BENCH_COST_ALPHA=0.05   cost windows (MiB/handshakes)"
 	@echo "                  and the cost verdict's rule (bench/README.md)"
+	@echo "  TIMEOUT_SCALE=1 (1-100), SUITE_TIMEOUT= (1-86400 s): stretch the guests' timeouts"
+	@echo "Every knob given is checked before anything is installed, built or booted;"
+	@echo "a bad one is one line, 'make: KNOB=value: why', and exit 2:"
+	@echo "  paths (PATCHES, KERNEL_TREE, KERNEL, KERNEL_CONFIG, CONFIG_FRAGMENT, BUILD_DIR,"
+	@echo "  KERNEL_ROOT, LAVA_OUT, BASELINE, NEW, CAND_/BASE_ PATCHES TREE KERNEL...):"
+	@echo "  letters, digits and / . _ - + , : = @ only, no spaces; PATCHES, KERNEL_TREE,"
+	@echo "  KERNEL, KERNEL_CONFIG and CONFIG_FRAGMENT must exist.  Lists (TEST_SUITES,"
+	@echo "  CASES, *_SUITES, *_CASES, FLAVOR,"
+	@echo "  INTEROP_IMPLS, BENCH_TESTS...): the same characters, words split by spaces."
+	@echo "  CAND_/BASE_ APPEND QEMU LABEL, LAVA_URL: no \$$, backquote, backslash,"
+	@echo "  quote, tab or newline.  Whole numbers, no leading zero: JOBS 1-1024,"
+	@echo "  SUITE_JOBS 1-64, TIMEOUT_SCALE and DEBUG_TIMEOUT_SCALE 1-100, SUITE_TIMEOUT,"
+	@echo "  FUZZ_SECONDS and TEST_FUZZ_SECONDS 1-86400, REPEAT 1-1000, KERNEL_MIN_FREE_MB"
+	@echo "  0-1048576, BENCH_REPS and BENCH_CAL_COMPARISONS 1-1000, BENCH_SECS 1-3600,"
+	@echo "  BENCH_MICRO_MS 0-10000; V, LONG_SELFTESTS and BENCH_CAL_SAME 0 or 1."
 
 # The harness marks the BUILD_DIR it creates (knobs); clean and distclean
-# remove nothing from a folder without that mark.
-BUILD_MARK := .wgt-build-dir
-owned_build_dir = case '$(BUILD_DIR)' in ''|/|//*|*[[:space:]]*) \
-		echo "make: refusing to clean BUILD_DIR='$(BUILD_DIR)'" >&2; exit 2;; esac; \
-	[ ! -e '$(BUILD_DIR)' ] || [ -e '$(BUILD_DIR)/$(BUILD_MARK)' ] || \
-		{ echo "make: $(BUILD_DIR) was not made by this harness (no $(BUILD_MARK)); not removing anything" >&2; exit 2; }
+# remove nothing from a folder without that mark, nor (again, as the
+# shell sees it) from one holding this checkout.
+owned_build_dir = [ ! -e '$(BUILD_DIR)' ] || [ -e '$(BUILD_DIR)/$(BUILD_MARK)' ] || \
+		{ echo "make: BUILD_DIR=$(BUILD_DIR): not made by this harness (no $(BUILD_MARK)); not removing anything" >&2; exit 2; }; \
+	[ ! -e '$(BUILD_DIR)' ] || case "$$(realpath '$(CURDIR)')/" in "$$(realpath '$(BUILD_DIR)')"/*) \
+		echo "make: BUILD_DIR=$(BUILD_DIR): holds this checkout; not removing anything" >&2; exit 2;; esac
 
 # Builds, tests and bench runs hold a shared lock on BUILD_DIR/.wgt-in-use
 # while they run; clean and distclean remove under it, taken exclusively,
