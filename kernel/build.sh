@@ -439,12 +439,16 @@ seed_from() {
 	# kbuild writes real paths (no symlinks) into its files.
 	old_obj=$(realpath "$from/obj") old_src=$(realpath "$from_src")
 	msg "$outname: starting from $2's objects"
+	# obj.tmp is new here (removed below, under the flavor's lock): cp -a
+	# and mv into a folder left by an interrupted run would nest the copy
+	# inside it and keep its stale files.
+	[ ! -e "$obj.tmp" ] || die "$obj.tmp is left over (removed before seeding, yet still there)"
 	if [ "${3:-}" = move ]; then
-		mv "$from/obj" "$obj.tmp"
+		mv -T "$from/obj" "$obj.tmp"
 	else
 		exec 7> "$(dirname "$from")/.$(basename "$from").lock"
 		flock 7
-		cp -a "$from/obj" "$obj.tmp"
+		cp -a -T "$from/obj" "$obj.tmp"
 		flock -u 7
 	fi
 	new_obj=$(realpath -m "$obj") new_src=$(realpath "$src")
@@ -466,7 +470,8 @@ seed_from() {
 			done
 		flock -u 8
 	fi
-	mv "$obj.tmp" "$obj"
+	# -T: obj is gone (removed before seeding); never move into it.
+	mv -T "$obj.tmp" "$obj"
 }
 # seedable DIR: DIR has objects, and the tree they were built from is here.
 seedable() {
@@ -484,6 +489,10 @@ seedable() {
 # its own (a user's series), the flavor's default build, so only what the
 # user's patches touch is recompiled.
 obj=$out/obj
+# A seeding cut short (Ctrl-C, a kill, a full disk) leaves obj.tmp, a copy
+# of another build's objects: never reused, since the flavor's lock (fd 9)
+# says no other build of it is running.
+rm -rf "$obj.tmp"
 if [ "$(cat "$out/src-key" 2>/dev/null)" != "$src_key" ]; then
 	# This flavor's objects from its last build, of another series (a
 	# changed patch): set aside, to start from when nothing closer is.

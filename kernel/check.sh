@@ -4,7 +4,8 @@
 # source trees no flavor builds from go, least recently used first; the
 # trees the flavors build from and a tree a running build holds stay; a
 # disk still short is named as such; a bad KERNEL_MIN_FREE_MB is refused;
-# the same before any flavor is built.
+# the same before any flavor is built; an obj.tmp left by a seeding cut
+# short is not carried into the next seeding.
 set -e -o pipefail
 export LC_ALL=C
 
@@ -23,7 +24,7 @@ trap cleanup EXIT
 	die "no linux-source-6.1 tarball: run 'make deps' as root"
 
 . "$top/netns-tests/ktap-checks.sh"
-ktap_begin kernel 5
+ktap_begin kernel 6
 
 # Four trees: "old" and "older" are unused (older the least recently),
 # "flavor" is zinc's, "busy" is held by a build still running.
@@ -95,10 +96,31 @@ first_build() {
 	grep -q 'removing src/stale,' "$tmp/first.log" || die "src/stale was not removed"
 	grep -q '^kernel/build.sh: disk full: ' "$tmp/first.log" || die "no 'disk full' error"
 }
+# An interrupted seeding's obj.tmp, holding a stale object: the next
+# build of stock-modular seeds from stock's objects (then stops at
+# tinyconfig, the tree being a stub) and has stock's objects alone.
+stale_seed() {
+	local bd3=$tmp/build3 key
+	key=$(stat -c '%n %s %Y' "${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}" | sha256sum | cut -c1-16)
+	mkdir -p "$bd3/kernel/src/$key" "$bd3/kernel/stock/obj" "$bd3/kernel/stock-modular/obj.tmp"
+	touch "$bd3/kernel/src/$key/.wgt-complete"
+	echo stock > "$bd3/kernel/stock/obj/good.o"
+	echo "$key" > "$bd3/kernel/stock/src-key"
+	echo stale > "$bd3/kernel/stock-modular/obj.tmp/stale.o"
+	! BUILD_DIR=$bd3 JOBS=1 timeout 60 "$top/kernel/build.sh" stock-modular > "$tmp/seed.log" 2>&1 ||
+		die "build.sh went on with a stub source tree"
+	cat "$tmp/seed.log"
+	grep -q "starting from stock's objects" "$tmp/seed.log" || die "stock-modular did not seed from stock"
+	local got
+	got=$(cd "$bd3/kernel/stock-modular" && find obj obj.tmp -type f 2> /dev/null | sort | tr '\n' ' ')
+	echo "# seeded: $got"
+	[ "$got" = "obj/good.o " ] || die "the seeded objects are '$got', not stock's obj/good.o alone"
+}
 check "a short disk removes the unused source trees, least recently used first" evicts_lru
 check "the trees a flavor builds from or a running build holds stay" keeps_used
 check "a disk still short is named as such" names_full
 check "a KERNEL_MIN_FREE_MB that is not a number is refused" bad_need
 check "a short disk before any flavor is built removes the unused trees too" first_build
+check "an obj.tmp left by an interrupted seeding is not seeded from" stale_seed
 echo "# kernel: $((n - failed)) passed, $failed failed"
 [ "$failed" = 0 ]
