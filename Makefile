@@ -24,7 +24,9 @@ ndigits = $(words $(call spread,$(1)))
 at_most = $(if $(filter $(call ndigits,$(1)),$(call ndigits,$(2))),$(filter $(2),$(lastword $(sort $(1) $(2)))),$(word $(call ndigits,$(1)),$(call spread,$(2))))
 # number_ok N,MIN,MAX: N is a whole number from MIN (0 or 1) to MAX.
 number_ok = $(and $(1),$(call only,$(digits),$(1)),$(if $(filter 0%,$(1)),$(and $(filter 0,$(1)),$(filter 0,$(2))),$(call at_most,$(1),$(3))))
-given = $(filter command% environment%,$(origin $(1)))
+# given KNOB: set on the command line, or non-empty in the environment (make
+# exports the BENCH_ knobs empty to a sub-make when they are unset).
+given = $(or $(filter command%,$(origin $(1))),$(and $(filter environment%,$(origin $(1))),$(value $(1))))
 knob_error = $(error make: $(1)=$(value $(1)): $(2))
 # Paths (no spaces): letters, digits and / . _ - + , : = @.
 PATH_KNOBS := BUILD_DIR PATCHES KERNEL_TREE KERNEL KERNEL_CONFIG CONFIG_FRAGMENT \
@@ -326,7 +328,8 @@ test: deps image
 		netns-tests/make-test.sh $(call q,$(TEST_SUITES))
 
 # The suites REPEAT times, then each case's pass rate (netns-tests/soak.sh).
-REPEAT ?= 10
+# (Empty in the environment: the default.)
+REPEAT := $(or $(REPEAT),10)
 soak: deps image
 	$(Q)for f in $(call q,$(TEST_FLAVORS)); do kernel/build.sh $$f || exit 1; done
 	$(Q)netns-tests/soak.sh '$(REPEAT)' $(call q,$(TEST_SUITES))
@@ -335,7 +338,7 @@ soak: deps image
 # for CI's budget, so not part of 'make test'.
 # KASAN and lockdep under TCG run several times slower: case timeouts and
 # waits in the guest stretch by this factor.
-DEBUG_TIMEOUT_SCALE ?= 4
+DEBUG_TIMEOUT_SCALE := $(or $(DEBUG_TIMEOUT_SCALE),4)
 DEBUG_SUITES ?= zinc-selftest:zinc-debug zinc-selftest-relax:zinc-debug crypto-diff:zinc-debug \
 	netns:zinc-debug two-guest:zinc-debug+zinc-debug crypto-diff:stock-debug netns:stock-debug \
 	two-guest:stock-debug+stock-debug
