@@ -231,6 +231,8 @@ watch
 # logs are kept beside the new ones.
 if [ $timed_out = 0 ] && [ "$qemu_rc" -gt 128 ] && [ ! -s "$verdict" ]; then
 	echo "[boot] $name: QEMU crashed (exit $qemu_rc, signal $((qemu_rc - 128))) before the guest reported anything; booting it again (logs: $rundir/*.crashed)" >&2
+	# Also in the KTAP (the host's collect counts it for the KCIDB report).
+	echo "# wgt-boot: QEMU crashed (exit $qemu_rc, signal $((qemu_rc - 128))) before the guest reported anything; booted it again (logs: $rundir/*.crashed)"
 	mv "$console" "$console.crashed" 2> /dev/null || true
 	mv "$rundir/qemu.log" "$rundir/qemu.log.crashed"
 	: > "$verdict"

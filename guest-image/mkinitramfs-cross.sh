@@ -44,9 +44,7 @@ header() {
 entry_flags() {
 	case "$1" in
 	zinc-selftest)
-		printf -- '-DZINC_SELFTEST_%sCASES="%s"\n' \
-			"" "$(header zinc-selftest cases)" \
-			KUNIT_ "$(header zinc-selftest cases-kunit)" ;;
+		printf -- '-DZINC_SELFTEST_CASES="%s"\n' "$(header zinc-selftest cases)" ;;
 	crypto-diff)
 		printf -- '-DCRYPTO_DIFF_%s_CASES="%s"\n' \
 			LIB "$(header crypto-diff cases-lib)" \

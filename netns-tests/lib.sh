@@ -23,11 +23,53 @@ fail() { echo "FAIL: $*"; exit 1; }
 skip() { echo "SKIP: $*"; exit 4; }
 log() { echo "+ $*" >&2; }
 pass() { echo "PASS: $*"; }
+# Known failures are narrow: one named assertion of a case, never the
+# case.  The case exits KSFT_XFAIL (2) with an "XFAIL: WHY" line right at
+# that assertion, and guest-image/entry/netns reports it as a KTAP known
+# failure ("not ok N CASE # TODO known failure: WHY") only when the case
+# left nothing behind and the kernel stayed healthy.  Any other failure of
+# the same case (another check, a leftover, a splat, a timeout) stays a
+# failure.  An exit 2 without that line (a shell syntax error) fails.
+xfail() { echo "XFAIL: $*"; exit 2; }
 # known_fail WHY: the check failed the way it does on every kernel known
-# so far (upstream's own test only warns there); reported as a KTAP known
-# failure (# TODO) with WHY, and a pass once a kernel gets it right.  Only
-# for that one check: any other failure of the case stays a failure.
-known_fail() { echo "TODO: $*"; exit 5; }
+# so far, with no fix to name (upstream's own test only warns there); a
+# pass once a kernel gets it right.
+known_fail() { xfail "$*"; }
+
+# A case that tests a kernel bug names the fix in a '# fixed-by: SUBJECT'
+# line.  The host knows, for kernels built from linux-source-6.1 and a
+# series, whether the fix is among the patches (wgt_fixed: the cases whose
+# fix the kernel carries; wgt_lacks: those whose fix it lacks); for a
+# KERNEL= image or a KERNEL_TREE build it cannot tell, and says so.
+case_fix() { sed -n 's/^# fixed-by: //p' "$0"; }
+# fix_status: fixed, lacking or unknown, for this case's fix.
+fix_status() {
+	case ",${wgt_fixed:-}," in *",$prog,"*) echo fixed; return 0 ;; esac
+	case ",${wgt_lacks:-}," in *",$prog,"*) echo lacking; return 0 ;; esac
+	echo unknown
+}
+# bug_shows WHY: the one assertion that shows the case's kernel bug failed.
+# On a kernel that carries the fix: a failure.  On one known to lack it: a
+# known failure.  On one whose fix status is unknown: a known failure whose
+# reason says the status is unknown (never a silent TODO).
+bug_shows() {
+	local fix
+	fix=$(case_fix)
+	[ -n "$fix" ] || fail "bug_shows in a case without a '# fixed-by:' line: $*"
+	case $(fix_status) in
+	fixed) fail "$* (on a kernel that carries '$fix')" ;;
+	lacking) xfail "$* (this kernel lacks '$fix')" ;;
+	*) xfail "fix status unknown: $* (whether this kernel carries '$fix' cannot be told: not built from linux-source-6.1 and a series)" ;;
+	esac
+}
+# bug_absent WHAT: that assertion held.  On a kernel known to lack the fix
+# the bug must show: when it does not, the case no longer provokes it (the
+# control is gone, e.g. stock stopped reproducing a race), a failure.
+bug_absent() {
+	[ "$(fix_status)" != lacking ] ||
+		fail "$*, on a kernel that lacks '$(case_fix)': the bug did not show, so the case no longer provokes it"
+	pass "$*"
+}
 
 # Namespaces are named after the case, so a leak names its owner.
 ns_prefix=wgt-$$
@@ -313,8 +355,10 @@ no_ping() {
 
 # quiet_period SECONDS: give something that must NOT happen (an answer to
 # a forged packet, a keepalive) the time to happen anyway.  Only for such
-# negative checks: everything else polls with wait_for.
-quiet_period() { sleep "$1"; }
+# negative checks: everything else polls with wait_for.  Stretched by the
+# guest's measured slowness like every positive wait (wgt_timeout_scale),
+# so a slow guest gets more time to show the event, never less.
+quiet_period() { sleep $(($1 * ${wgt_timeout_scale:-1})); }
 
 # iperf_run CLIENT SERVER SERVER_ADDR SECONDS [iperf3 args]: one iperf3 test,
 # its client output left in $IPERF_OUT; sets MBIT to the Mbit/s the receiver
@@ -625,6 +669,54 @@ ftr_dump() {
 kernel_fixed() {
 	case ",${wgt_fixed:-}," in *",$1,"*) return 0 ;; esac
 	return 1
+}
+
+# dropped_nothing A B [IFACE]: WireGuard between A and B (IFACE, default
+# wg0; PUB_A and PUB_B its keys) dropped nothing it should have accepted,
+# for the end of a case that sent it only genuine packets.  A data
+# message that fails authentication is dropped by 6.1's WireGuard without
+# a counter or a log line (receive.c), and TCP sends its payload again, so
+# digests and payload byte counts cannot see a kernel that corrupts one
+# packet in a thousand; the peers' own counters can: every byte one side
+# sent the other (its peer's tx) was accepted there (the other's rx for
+# it), in one reading taken once nothing is in flight.  Neither interface
+# counted a receive error, and the kernel logged no line for an invalid
+# packet since the case began.  A veth underlay loses nothing, and a case
+# that drives this check keeps WireGuard's queues from overflowing (TCP,
+# or pings that wait for their replies): its only excuse for a gap would
+# be a full decryption queue, which a flood (iperf3 UDP -b 0) may fill.
+dropped_nothing() {
+	local a=$1 b=$2 dev=${3:-wg0} x bad invalid
+	wait_for 10 accounts_balance "$a" "$b" "$dev" ||
+		fail "WireGuard accepted less than was sent to it: $(balance_reading "$a" "$b" "$dev") (no reading balanced within 10 s)"
+	for x in "$a" "$b"; do
+		bad=$(dev_stat "$x" "$dev" rx_errors)
+		[ "$bad" = 0 ] || fail "$dev in $x counted $bad receive errors"
+	done
+	invalid=$(case_kmsg |
+		grep -E "wireguard: $dev: (Invalid MAC of handshake|Invalid handshake (initiation|response)|Packet has (unallowed src IP|incorrect size|invalid nonce)|Packet is neither ipv4 nor ipv6|Dropping handshake packet)" || true)
+	[ -z "$invalid" ] || { echo "$invalid" | head -n 20; fail "the kernel logged $(echo "$invalid" | wc -l) invalid or dropped packets on $dev"; }
+	pass "$dev dropped nothing: $(balance_reading "$a" "$b" "$dev"), no receive errors, no invalid-packet line"
+}
+# balance_reading A B IFACE: what each side sent and the other accepted,
+# from one reading (the receiver's counter read before the sender's, so a
+# message in flight shows as sent and not yet accepted).
+balance_reading() {
+	local na=$1 nb=$2 dev=$3
+	set -- $(transfer "$nb" "$dev" "$PUB_A") $(transfer "$na" "$dev" "$PUB_B")
+	echo "$na sent $4 bytes, $nb accepted $1; $nb sent $2, $na accepted $3"
+}
+accounts_balance() {
+	set -- $(transfer "$2" "$3" "$PUB_A") $(transfer "$1" "$3" "$PUB_B")
+	[ "$#" = 4 ] && [ "$1" = "$4" ] && [ "$2" = "$3" ]
+}
+# case_kmsg: what the kernel logged since this case began (the entry's
+# "wgt: case NAME begins" line; the whole log when run without it).
+case_kmsg() {
+	dmesg | awk -v m="wgt: case $prog begins" '
+		index($0, m) { buf = "" }
+		{ buf = buf $0 "\n" }
+		END { printf "%s", buf }'
 }
 
 # kmsg_mark: a unique line in the kernel log; kmsg_since prints what the

@@ -158,6 +158,22 @@ has_kunit() {
 		grep -qx 'CONFIG_ZINC_CHACHA20=y' "$config"
 }
 
+# kunit_cases FLAVOR: the cases of Zinc's KUnit suites in FLAVOR's kernel,
+# "zinc-PRIM: PART" a line, read from the source it was built from (each
+# "ZINC_KUNIT_CASE(prim, part)," in lib/zinc: wg-patches 0019), so a case
+# a patch adds is planned, and the guest reports what the kernel ran,
+# without a list to edit.
+kunit_cases() {
+	local d src
+	d=$(kernel_dir "$1")
+	src=$(sed -n 's/^tree=//p' "$d/source" 2> /dev/null)
+	[ -n "$src" ] || src=$BUILD_DIR/kernel/src/$(cat "$d/src-key" 2> /dev/null)
+	[ -d "$src/lib/zinc" ] ||
+		die "$1: no lib/zinc in $src, the source its kernel was built from: rebuild it (make kernel FLAVOR=$1)"
+	find "$src/lib/zinc" -name '*.c' | sort | xargs grep -hE '^[[:space:]]*ZINC_KUNIT_CASE\([a-z0-9_]+, *[a-z0-9_]+\),' |
+		sed -E 's/^[[:space:]]*ZINC_KUNIT_CASE\(([a-z0-9_]+), *([a-z0-9_]+)\),.*/zinc-\1: \2/'
+}
+
 # has_zinc FLAVOR: FLAVOR's kernel has every Zinc primitive (built in or
 # as modules) that the crypto-diff module asks for before it runs Zinc
 # beside lib/crypto: the CONFIG_ZINC_* symbols of its CD_HAVE_ZINC, read
@@ -187,7 +203,7 @@ cases_of() {
 		;;
 	zinc-selftest)
 		header_cases "$entries/zinc-selftest" cases
-		! has_kunit "$2" || header_cases "$entries/zinc-selftest" cases-kunit | sed 's/^/kunit: /'
+		! has_kunit "$2" || kunit_cases "$2" | sed 's/^/kunit: /'
 		;;
 	zinc-selftest-relax)
 		header_cases "$entries/zinc-selftest" cases
@@ -338,7 +354,7 @@ trap 'kill -TERM $(jobs -p) 2> /dev/null || true' EXIT
 # distclean refuse to remove it under a running build, test or bench.
 mkdir -p "$BUILD_DIR" && exec 5> "$BUILD_DIR/.wgt-in-use" && flock -s 5
 
-n=0 passed=0 failed=0 skipped=0 known=0
+n=0 passed=0 failed=0 skipped=0 known=0 known_unknown=0
 
 # case_fix CASE: the kernel fix netns case CASE names in its '# fixed-by:
 # SUBJECT' line (the fix's patch subject), or nothing.  carries_fix FLAVOR
@@ -347,43 +363,52 @@ n=0 passed=0 failed=0 skipped=0 known=0
 case_fix() { sed -n 's/^# fixed-by: //p' "$top/netns-tests/cases/$1.sh" 2> /dev/null || true; }
 carries_fix() { grep -qxF -- "$2" "$(kernel_dir "$1")/patches" 2> /dev/null; }
 
-# known_failure FLAVOR CASE: when CASE names a fix FLAVOR's kernel does not
-# carry, print why its failure is a known one.
-known_failure() {
-	local fix
-	fix=$(case_fix "$2")
-	[ -n "$fix" ] && ! carries_fix "$1" "$fix" || return 1
-	echo "TODO known failure: this kernel lacks '$fix'"
-}
+# fix_known FLAVOR: whether a fix can be told to be in FLAVOR's kernel or
+# not: only for one built from linux-source-6.1 and a series (its source
+# names the tarball).  A KERNEL= image or a KERNEL_TREE build has no patch
+# list to read: its cases say "fix status unknown" (lib.sh bug_shows).
+fix_known() { grep -q '^tarball=' "$(kernel_dir "$1")/source" 2> /dev/null; }
 
 # Each result also goes to $outdir/cases.tsv, a line each, for the KCIDB
 # report (netns-tests/kcidb): number, ok or not ok, the KTAP name, where
 # (the test path's level), the case's own name, the directive, seconds
 # (netns cases log them), the flavor of the kernel it ran on, the guest
-# run.  where PATH FLAVOR RUN sets the path (under "wireguard.", e.g. netns
-# or two-guest.initiator), flavor and run of the next results collected.
-rec_path= rec_flavor= rec_run=
+# run, and notes: "KEY=VALUE" words, timeout_scale (the factor the guest
+# stretched the case's waits, windows and timeout by: "# wgt-scale: N" in
+# its diagnostics) and qemu_restarts (the guest's QEMU crashed and was
+# booted again: guest-image/boot.sh's "# wgt-boot: " line).  where PATH
+# FLAVOR RUN sets the path (under "wireguard.", e.g. netns or
+# two-guest.initiator), flavor and run of the next results collected.
+rec_path= rec_flavor= rec_run= rec_restarts=0
 where() { rec_path=$1 rec_flavor=$2 rec_run=$3; }
 record() {
-	local res=$1 name=$2 directive=$3 diag=$4 secs
+	local res=$1 name=$2 directive=$3 diag=$4 secs scale notes
 	secs=$(printf '%s\n' "$diag" | awk -v p="# + $name: " '
 		index($0, p) == 1 { s = substr($0, length(p) + 1); sub(/ s$/, "", s); if (s ~ /^[0-9]+$/) t = s }
 		END { print t }')
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$res" "$prefix$name" \
+	scale=$(printf '%s\n' "$diag" | sed -n 's/^# wgt-scale: \([0-9]*\) .*/\1/p' | tail -n 1)
+	notes="qemu_restarts=$rec_restarts${scale:+ timeout_scale=$scale}"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$res" "$prefix$name" \
 		"$rec_path" "$name" "$(printf '%s' "${directive# \# }" | tr '\t' ' ')" "$secs" "$rec_flavor" "$rec_run" \
-		>> "$outdir/cases.tsv"
+		"$notes" >> "$outdir/cases.tsv"
 }
 
 # collect FILE PREFIX EXPECTED DIED [FLAVOR]: re-emit the guest KTAP in FILE
 # under global numbers as "PREFIX name"; every name in EXPECTED (one a line)
 # that the guest did not report fails with DIED as the reason.  With FLAVOR
-# (netns suites), a case that fails on a kernel without the fix it names is
-# a KTAP known failure ("# TODO"), counted apart.
+# (netns suites), a case the guest reported as a known failure ("# TODO
+# known failure: ...": the one assertion it names failed, nothing else
+# did) is counted apart; every other "not ok" is a failure.
 collect() {
 	local file=$1 prefix=$2 expected=$3 died=$4 flavor=${5:-}
-	local line res rest name directive diag= reported= stray= todo
+	local line res rest name directive diag= reported= stray=
+	rec_restarts=0
 	while IFS= read -r line; do
 		case "$line" in
+		'# wgt-boot: '*)
+			# boot.sh booted the guest again after QEMU crashed.
+			rec_restarts=$((rec_restarts + 1))
+			diag="$diag${diag:+$'\n'}$line" ;;
 		'# '*)
 			diag="$diag${diag:+$'\n'}$line" ;;
 		'ok '*|'not ok '*)
@@ -402,13 +427,13 @@ collect() {
 				esac
 				[ "${V:-0}" != 1 ] || [ -z "$diag" ] || emit "$diag"
 			elif [ -n "$flavor" ] && [ "${directive# \# TODO known failure: }" != "$directive" ]; then
-				# The case's own known_fail().
+				# The one assertion the case names as a known failure
+				# (lib.sh xfail, bug_shows); the guest reported it so
+				# only when nothing else about the case failed.
 				known=$((known + 1))
-				[ -z "$diag" ] || emit "$diag"
-			elif [ -n "$flavor" ] && [ -z "$directive" ] &&
-				todo=$(known_failure "$flavor" "$name"); then
-				known=$((known + 1))
-				directive=" # $todo"
+				case "$directive" in
+				*'known failure: fix status unknown: '*) known_unknown=$((known_unknown + 1)) ;;
+				esac
 				[ -z "$diag" ] || emit "$diag"
 			else
 				failed=$((failed + 1))
@@ -470,6 +495,8 @@ guest_timeout() {
 # fixed_in FLAVOR: the netns cases whose fix ('# fixed-by:') FLAVOR's
 # kernel carries, comma-separated: the guest's wgt_fixed, with which other
 # cases hold a fixed kernel to tighter bounds (lib.sh: kernel_fixed).
+# lacks_in FLAVOR: those whose fix it is known to lack (wgt_lacks); a
+# case in neither list runs on a kernel whose fix status is unknown.
 fixed_in() {
 	local f c fix list=
 	for f in "$top"/netns-tests/cases/*.sh; do
@@ -480,23 +507,35 @@ fixed_in() {
 	done
 	echo "$list"
 }
+lacks_in() {
+	local f c fix list=
+	fix_known "$1" || return 0
+	for f in "$top"/netns-tests/cases/*.sh; do
+		c=$(basename "$f" .sh)
+		fix=$(case_fix "$c")
+		[ -n "$fix" ] && ! carries_fix "$1" "$fix" || continue
+		list="$list${list:+,}$c"
+	done
+	echo "$list"
+}
 
 # boot RUN FLAVOR ENTRY [boot.sh args]: boot one guest, its KTAP into
 # $outdir/RUN.ktap; sets boot_rc.
 boot() {
-	local run=$1 flavor=$2 entry=$3 fixed
+	local run=$1 flavor=$2 entry=$3 fixed lacks
 	shift 3
 	local out=$outdir/$run.ktap
 	boot_rc=0
 	# Under LAVA_BOOTS, boot.sh writes the boot instead of running it.
 	[ -z "${lava_file:-}" ] || { set -- "$@" --lava "$lava_file"; out=/dev/null; }
 	fixed=$(fixed_in "$flavor")
+	lacks=$(lacks_in "$flavor")
 	# The guest learns which flavor it is meant to be (wgt_flavor), so a
 	# case can check the running kernel against that claim, and which
 	# known kernel bugs it has fixed (wgt_fixed).
 	"$top/guest-image/boot.sh" --kernel "$(kernel_dir "$flavor")/$kimage" \
 		--initrd "$initrd" --entry "$entry" --name "$run" \
-		--append "wgt_flavor=$flavor${fixed:+ wgt_fixed=$fixed}${TIMEOUT_SCALE:+ wgt_timeout_scale=$TIMEOUT_SCALE}${boot_append:+ $boot_append}" --arch "$arch" \
+		--append "wgt_flavor=$flavor${fixed:+ wgt_fixed=$fixed}${lacks:+ wgt_lacks=$lacks}${TIMEOUT_SCALE:+ wgt_timeout_scale=$TIMEOUT_SCALE}${boot_append:+ $boot_append}" --arch "$arch" \
 		--timeout "$(guest_timeout "$entry")" "$@" > "$out" &
 	# In the background and waited for: a TERM to this script is then
 	# handled at once (bash runs traps only between foreground commands).
@@ -853,7 +892,13 @@ kcidb=$(/usr/bin/python3 "$top/netns-tests/kcidb/kcidb.py" write "$outdir") || k
 [ $kcidb_ok = 0 ] || echo "# KCIDB: $kcidb"
 todos=
 [ $known = 0 ] || todos=", $known known failures (TODO)"
+[ $known_unknown = 0 ] || todos="$todos, $known_unknown of them on a kernel whose fix status is unknown"
 # The failures again, last, where a CI log's tail shows them.
 [ $failed = 0 ] || grep '^not ok ' "$ktap" | grep -v '# TODO' | sed 's/^/# failed: /' || true
-echo "$passed passed, $failed failed, $skipped skipped$todos"
+# More results than planned (a guest reported a case the plan did not
+# name, e.g. a KUnit case the kernel ran that its source does not list):
+# said, and the run fails, never a green line with a non-zero exit.
+[ "$n" = "$total" ] ||
+	emit "# the guests reported $n results, the plan had $total: the run fails"
+echo "$passed passed, $failed failed, $skipped skipped$todos$([ "$n" = "$total" ] || echo ", $((n - total)) unplanned")"
 [ $failed = 0 ] && [ $n = "$total" ] && [ $kcidb_ok = 1 ]

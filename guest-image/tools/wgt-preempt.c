@@ -14,7 +14,9 @@
  * it through /sys/devices/virtual/workqueue/cpumask).
  *
  * Prints "ready" once listening, then per initiation
- *	initiation N: held cpuC for M ms (response seen|no response)
+ *	initiation N from port P: held cpuC for M ms (response seen|no response)
+ * where P is the sending interface's UDP port, so a case with several
+ * tunnels can tell which of them the race was provoked on.
  * and exits after COUNT initiations (0: never), or on SIGTERM.
  */
 #define _GNU_SOURCE
@@ -73,6 +75,15 @@ static int wg_type(const unsigned char *p, ssize_t n, size_t len)
 	return p[hl + sizeof(*udp)];
 }
 
+/* The UDP source port of an IPv4 datagram wg_type() accepted. */
+static unsigned int udp_sport(const unsigned char *p)
+{
+	const struct iphdr *ip = (const void *)p;
+	const struct udphdr *udp = (const void *)(p + ip->ihl * 4);
+
+	return ntohs(udp->source);
+}
+
 int main(int argc, char **argv)
 {
 	struct sched_param sp = { .sched_priority = 50 };
@@ -116,6 +127,7 @@ int main(int argc, char **argv)
 		struct sockaddr_ll from;
 		socklen_t fl = sizeof(from);
 		long start, until, settle = 0;
+		unsigned int sport;
 		ssize_t n;
 
 		n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fl);
@@ -129,6 +141,7 @@ int main(int argc, char **argv)
 			continue;
 		/* Here the sender is preempted; keep the CPU. */
 		start = now_ms();
+		sport = udp_sport(buf);
 		until = start + max_ms;
 		while (now_ms() < until) {
 			n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT,
@@ -141,8 +154,9 @@ int main(int argc, char **argv)
 			}
 		}
 		seen++;
-		printf("initiation %ld: held cpu%d for %ld ms (%s)\n", seen, cpu,
-		       now_ms() - start, settle ? "response seen" : "no response");
+		printf("initiation %ld from port %u: held cpu%d for %ld ms (%s)\n",
+		       seen, sport, cpu, now_ms() - start,
+		       settle ? "response seen" : "no response");
 		fflush(stdout);
 	}
 	return 0;

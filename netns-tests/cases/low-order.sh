@@ -46,7 +46,7 @@ real_initiated() {
 		awk -v k="$PUB" '$1 == k && $3 >= 148 { f = 1 } END { exit !f }'
 }
 wait_for 20 real_initiated || fail "no handshake initiation sent to the real peer"
-sleep 3
+quiet_period 3
 kill -TERM $s1 $s2 2> /dev/null || true
 wait $s1 || fail "sink on 1111 failed"
 wait $s2 || fail "sink on 2222 failed"

@@ -45,14 +45,14 @@ harness=test
 EOF
 t=$'\t'
 cat > "$out/cases.tsv" << EOF
-1${t}ok${t}zinc: netns: roam-v4${t}netns${t}roam-v4${t}${t}12${t}zinc${t}netns-zinc-x
-2${t}not ok${t}zinc: netns: mtu${t}netns${t}mtu${t}${t}30${t}zinc${t}netns-zinc-x
-3${t}ok${t}zinc: netns: smp-crypt # SKIP one CPU${t}netns${t}smp-crypt${t}SKIP one CPU${t}1${t}zinc${t}netns-zinc-x
-4${t}not ok${t}stock: netns: rehandshake-race # TODO known failure: this kernel lacks 'x'${t}netns${t}rehandshake-race${t}TODO known failure: this kernel lacks 'x'${t}25${t}stock${t}netns-stock-x
-5${t}not ok${t}stock: netns: keepalive # timed out after 60s${t}netns${t}keepalive${t}timed out after 60s${t}${t}stock${t}netns-stock-x
-6${t}not ok${t}stock: netns: psk # not run: guest died${t}netns${t}psk${t}not run: guest died${t}${t}stock${t}netns-stock-x
-7${t}ok${t}zinc+stock: two-guest: initiator (zinc): guest: kernel healthy, clean shutdown${t}two-guest.initiator${t}guest: kernel healthy, clean shutdown${t}${t}${t}zinc${t}tg-x
-8${t}ok${t}interop: zinc -> go: psk mismatch: no handshake${t}interop.zinc-to-go${t}psk mismatch: no handshake${t}${t}${t}zinc${t}io-x
+1${t}ok${t}zinc: netns: roam-v4${t}netns${t}roam-v4${t}${t}12${t}zinc${t}netns-zinc-x${t}qemu_restarts=0 timeout_scale=1
+2${t}not ok${t}zinc: netns: mtu${t}netns${t}mtu${t}${t}30${t}zinc${t}netns-zinc-x${t}qemu_restarts=1 timeout_scale=3
+3${t}ok${t}zinc: netns: smp-crypt # SKIP one CPU${t}netns${t}smp-crypt${t}SKIP one CPU${t}1${t}zinc${t}netns-zinc-x${t}qemu_restarts=0 timeout_scale=1
+4${t}not ok${t}stock: netns: rehandshake-race # TODO known failure: this kernel lacks 'x'${t}netns${t}rehandshake-race${t}TODO known failure: this kernel lacks 'x'${t}25${t}stock${t}netns-stock-x${t}qemu_restarts=0 timeout_scale=1
+5${t}not ok${t}stock: netns: keepalive # timed out after 60s${t}netns${t}keepalive${t}timed out after 60s${t}${t}stock${t}netns-stock-x${t}qemu_restarts=0 timeout_scale=1
+6${t}not ok${t}stock: netns: psk # not run: guest died${t}netns${t}psk${t}not run: guest died${t}${t}stock${t}netns-stock-x${t}qemu_restarts=0 timeout_scale=1
+7${t}ok${t}zinc+stock: two-guest: initiator (zinc): guest: kernel healthy, clean shutdown${t}two-guest.initiator${t}guest: kernel healthy, clean shutdown${t}${t}${t}zinc${t}tg-x${t}qemu_restarts=0
+8${t}ok${t}interop: zinc -> go: psk mismatch: no handshake${t}interop.zinc-to-go${t}psk mismatch: no handshake${t}${t}${t}zinc${t}io-x${t}qemu_restarts=0
 EOF
 
 # jq-free reading of the report: python3 prints what a check asks.
@@ -79,6 +79,9 @@ t_report() {
 		die "the known failure's incident does not link its test and issue"
 	[ "$(q 'print(d["tests"][0]["build_id"], d["tests"][0]["duration"])')" = "wgt:zinc-key-zinc 12" ] ||
 		die "the first test's build or duration is wrong"
+	# The guest's stretch factor and a QEMU restart reach the report.
+	[ "$(q 'm = d["tests"][1]["environment"]["misc"]; print(m["timeout_scale"], m["qemu_restarts"], "timeout_scale" in d["tests"][6]["environment"]["misc"])')" = "3 1 False" ] ||
+		die "the notes (timeout_scale, qemu_restarts) are not in the tests' environment"
 }
 check "a run's results as a valid KCIDB v5 report (8 tests, 2 builds, a known failure)" t_report
 
@@ -121,7 +124,7 @@ t_truncated() {
 	rm "$tmp/trunc/kcidb.json"
 	printf '9\tok\tzinc: netns: x\n' >> "$tmp/trunc/cases.tsv"
 	! /usr/bin/python3 "$kcidb" write "$tmp/trunc" 2> "$tmp/v" || die "a truncated line was accepted"
-	grep -q 'not 9 fields' "$tmp/v" || die "refused for another reason: $(cat "$tmp/v")"
+	grep -q 'not 10 fields' "$tmp/v" || die "refused for another reason: $(cat "$tmp/v")"
 	[ ! -e "$tmp/trunc/kcidb.json" ] && [ ! -e "$tmp/trunc/kcidb.json.tmp" ] ||
 		die "a report was written all the same"
 }

@@ -235,9 +235,9 @@ def report(outdir):
         f = []
     for line in f:
         fields = line.rstrip("\n").split("\t")
-        if len(fields) != 9:
-            die(f"{outdir}/cases.tsv: not 9 fields: {line!r}")
-        n, res, ktap_name, where, name, directive, secs, flavor, run = fields
+        if len(fields) != 10:
+            die(f"{outdir}/cases.tsv: not 10 fields: {line!r}")
+        n, res, ktap_name, where, name, directive, secs, flavor, run, notes = fields
         t = {"id": f"{ORIGIN}:{env['stamp']}.{n}", "origin": ORIGIN,
              "build_id": kernel(env["kernel_root"], flavor, checkouts, builds),
              "path": test_path(where, name),
@@ -250,6 +250,13 @@ def report(outdir):
              "misc": {"ktap": f"{res} {n} {ktap_name}" + (f" # {directive}" if directive else "")}}
         if secs:
             t["duration"] = int(secs)
+        # run.sh's notes: how much the guest stretched the case's waits
+        # and timeout (timeout_scale), how often QEMU was booted again.
+        for word in notes.split():
+            k, _, v = word.partition("=")
+            if k not in ("timeout_scale", "qemu_restarts") or not v.isdigit():
+                die(f"{outdir}/cases.tsv: bad note {word!r}: {line!r}")
+            t["environment"]["misc"][k] = int(v)
         if env.get("harness"):
             t["environment"]["misc"]["harness"] = env["harness"]
         tests.append(t)
