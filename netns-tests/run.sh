@@ -102,12 +102,56 @@ arm) initrd=$BUILD_DIR/initramfs-$arch.cpio.gz kimage=zImage ;;
 esac
 # KERNEL_ROOT (default BUILD_DIR/kernel): a user's kernels (make PATCHES=).
 kroot=${KERNEL_ROOT:-$BUILD_DIR/kernel}
+# Unique among runs at once on this host: two runs in one second differ
+# in their pid.
+stamp=$(date +%Y%m%d-%H%M%S)-$$
+outdir=$RESULTS_DIR/test-$stamp
+# held: where this run holds the kernels it tests (hold_kernel).
+held=
+kernel_name() {
+	if [ "$arch" = x86_64 ]; then echo "$1"; else echo "$1-$arch"; fi
+}
+# kernel_dir FLAVOR: the held copy once the run holds it, else the build's.
 kernel_dir() {
-	if [ "$arch" = x86_64 ]; then
-		echo "$kroot/$1"
+	local n
+	n=$(kernel_name "$1")
+	if [ -n "$held" ] && [ -d "$held/$n" ]; then
+		echo "$held/$n"
 	else
-		echo "$kroot/$1-$arch"
+		echo "$kroot/$n"
 	fi
+}
+# hold_kernel FLAVOR: this run holds FLAVOR's kernel from its plan to its
+# last report, so a build in the same BUILD_DIR meanwhile (another make)
+# cannot change what it boots or what its results name.  Under the
+# flavor's build lock (shared: kernel/build.sh holds it for a whole build,
+# so a build under way is waited for), the image and modules are hard
+# links (kernel/build.sh replaces them by rename, leaving these as they
+# are) and the small files (config, key, patches, series, source, ...)
+# are copied, into $outdir/kernel; kernel_dir then reads them there.
+hold_kernel() {
+	local n src dst f
+	n=$(kernel_name "$1")
+	src=$kroot/$n dst=$outdir/kernel/$n
+	[ -d "$dst" ] && return 0
+	mkdir -p "$dst.tmp"
+	if ! flock -s -n 3 3> "$kroot/.$n.lock"; then
+		echo "$prog: $1's kernel is being built; waiting for that build" >&2
+	fi
+	(
+		flock -s 3
+		[ -r "$src/key" ] || die "$1's kernel in $src is incomplete (no key): rebuild it (make kernel FLAVOR=$1)"
+		for f in "$src"/*; do
+			[ -f "$f" ] || continue
+			case "${f##*/}" in
+			*.log | *.new) ;;
+			"$kimage" | modules.cpio.gz) ln "$f" "$dst.tmp/" 2> /dev/null || cp "$f" "$dst.tmp/" ;;
+			*) cp "$f" "$dst.tmp/" ;;
+			esac
+		done
+	) 3> "$kroot/.$n.lock"
+	mv "$dst.tmp" "$dst"
+	held=$outdir/kernel
 }
 # What a case is named after: the flavor, and a foreign architecture.
 label() {
@@ -317,7 +361,10 @@ for sf in "$@"; do
 	[ "$suite:$flavors" != interop:go+go ] || kernels=$INTEROP_GO_KERNEL
 	all_kernels="$all_kernels $kernels"
 	if [ $check_only = 0 ]; then
-		for f in $kernels; do need_kernel "$f"; done
+		for f in $kernels; do
+			need_kernel "$f"
+			[ -n "${LAVA_BOOTS:-}" ] || hold_kernel "$f"
+		done
 	fi
 	if [ "$suite" = netns ] && [ -n "${CASES:-}" ]; then
 		for c in $(echo "$CASES" | tr , " "); do
@@ -676,7 +723,8 @@ one_guest() {
 	entry=$1 boot_append= boot_args=() prep_error=
 	local cpio
 	if [ "$1" = crypto-diff ]; then
-		if cpio=$(ARCH=$arch "$top/netns-tests/crypto-diff/build.sh" "$2"); then
+		if cpio=$(ARCH=$arch WGT_HELD_KEY=$(cat "$(kernel_dir "$2")/key") \
+			"$top/netns-tests/crypto-diff/build.sh" "$2"); then
 			boot_args=(--extra "$cpio")
 		else
 			prep_error="the cryptodiff module or the host reference did not build (above)"
@@ -746,10 +794,6 @@ if [ -n "${LAVA_BOOTS:-}" ]; then
 	exit 0
 fi
 
-# Unique among runs at once on this host: two runs in one second differ
-# in their pid.
-stamp=$(date +%Y%m%d-%H%M%S)-$$
-outdir=$RESULTS_DIR/test-$stamp
 mkdir -p "$RESULTS_DIR"
 # A full disk fails every guest in odd ways (an empty verdict, a truncated
 # log): name it instead.  A guest's logs take a few MB, a modular one's
@@ -765,7 +809,7 @@ accel=${ACCEL:-}
 cat > "$outdir/run.env" << EOF
 stamp=$stamp
 start_time=$(date -u +%Y-%m-%dT%H:%M:%S+00:00)
-kernel_root=$kroot
+kernel_root=${held:-$kroot}
 results_dir=$RESULTS_DIR
 arch=$arch
 accel=${accel:-tcg}

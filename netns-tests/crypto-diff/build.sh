@@ -78,6 +78,10 @@ else
 fi
 [ -r "$src/Makefile" ] && [ -d "$kdir/obj" ] ||
 	die "$outname's source tree or objects are gone ($src, $kdir/obj): rebuild it with 'make kernel FLAVOR=$flavor'"
+# run.sh holds a copy of the kernel it boots (WGT_HELD_KEY, its key): a
+# module built against a kernel rebuilt since would not match it.
+[ -z "${WGT_HELD_KEY:-}" ] || [ "$(cat "$kdir/key" 2> /dev/null)" = "$WGT_HELD_KEY" ] ||
+	die "$outname was rebuilt since this run took its kernel (key $WGT_HELD_KEY, now $(cat "$kdir/key" 2> /dev/null || echo none)): run again"
 
 out=$kdir/cryptodiff
 key=$(cat "$here/cases.h" "$here/cryptodiff.c" "$here/Kbuild" "$kdir/key" "$refdir/key" |
