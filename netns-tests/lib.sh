@@ -679,24 +679,22 @@ kernel_fixed() {
 # digests and payload byte counts cannot see a kernel that corrupts one
 # packet in a thousand; the peers' own counters can: every byte one side
 # sent the other (its peer's tx) was accepted there (the other's rx for
-# it), in one reading taken once nothing is in flight.  Neither interface
-# counted a receive error, and the kernel logged no line for an invalid
-# packet since the case began.  A veth underlay loses nothing, and a case
+# it), in one reading taken once nothing is in flight, and neither
+# interface counted a receive error.  (The entry fails any case that made
+# WireGuard log an invalid packet, unless it says it sends such packets.)
+# A veth underlay loses nothing, and a case
 # that drives this check keeps WireGuard's queues from overflowing (TCP,
 # or pings that wait for their replies): its only excuse for a gap would
 # be a full decryption queue, which a flood (iperf3 UDP -b 0) may fill.
 dropped_nothing() {
-	local a=$1 b=$2 dev=${3:-wg0} x bad invalid
+	local a=$1 b=$2 dev=${3:-wg0} x bad
 	wait_for 10 accounts_balance "$a" "$b" "$dev" ||
 		fail "WireGuard accepted less than was sent to it: $(balance_reading "$a" "$b" "$dev") (no reading balanced within 10 s)"
 	for x in "$a" "$b"; do
 		bad=$(dev_stat "$x" "$dev" rx_errors)
 		[ "$bad" = 0 ] || fail "$dev in $x counted $bad receive errors"
 	done
-	invalid=$(case_kmsg |
-		grep -E "wireguard: $dev: (Invalid MAC of handshake|Invalid handshake (initiation|response)|Packet has (unallowed src IP|incorrect size|invalid nonce)|Packet is neither ipv4 nor ipv6|Dropping handshake packet)" || true)
-	[ -z "$invalid" ] || { echo "$invalid" | head -n 20; fail "the kernel logged $(echo "$invalid" | wc -l) invalid or dropped packets on $dev"; }
-	pass "$dev dropped nothing: $(balance_reading "$a" "$b" "$dev"), no receive errors, no invalid-packet line"
+	pass "$dev dropped nothing: $(balance_reading "$a" "$b" "$dev"), no receive errors"
 }
 # balance_reading A B IFACE: what each side sent and the other accepted,
 # from one reading (the receiver's counter read before the sender's, so a
@@ -710,15 +708,6 @@ accounts_balance() {
 	set -- $(transfer "$2" "$3" "$PUB_A") $(transfer "$1" "$3" "$PUB_B")
 	[ "$#" = 4 ] && [ "$1" = "$4" ] && [ "$2" = "$3" ]
 }
-# case_kmsg: what the kernel logged since this case began (the entry's
-# "wgt: case NAME begins" line; the whole log when run without it).
-case_kmsg() {
-	dmesg | awk -v m="wgt: case $prog begins" '
-		index($0, m) { buf = "" }
-		{ buf = buf $0 "\n" }
-		END { printf "%s", buf }'
-}
-
 # kmsg_mark: a unique line in the kernel log; kmsg_since prints what the
 # kernel logged after it (WireGuard's debug messages included).
 kmsg_mark() {

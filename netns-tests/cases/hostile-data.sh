@@ -6,6 +6,7 @@
 # the ciphertext, or with bytes appended.  The sockets take them in, but no
 # byte is accounted, no endpoint moves, nothing answers the attacker, and
 # the tunnel keeps working.
+# bad-packets: replayed and tampered data messages, injected
 # timeout: 120
 . "$(dirname "$0")/../lib.sh"
 

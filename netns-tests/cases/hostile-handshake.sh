@@ -8,6 +8,7 @@
 # the encrypted static key, the timestamp or mac1; replayed and bit-flipped
 # responses to a.  None is answered, no handshake or endpoint changes, and
 # the tunnel keeps working.
+# bad-packets: forged and replayed handshake messages, injected
 # timeout: 120
 . "$(dirname "$0")/../lib.sh"
 

@@ -5,6 +5,7 @@
 # messages with random or the live receiver index).  The WireGuard sockets
 # take them all in, nothing answers the sender, no counter, endpoint or
 # handshake moves, and the tunnel keeps passing traffic.
+# bad-packets: malformed datagrams at the listen ports, injected
 # timeout: 120
 . "$(dirname "$0")/../lib.sh"
 

@@ -4,6 +4,7 @@
 # wg0's rx_frame_errors; also when the source lies in b's /24 but a more
 # specific prefix belongs to another peer.  Allowing the source lets it in.
 # A dropped packet still updates the sender's endpoint.
+# bad-packets: a packet whose inner source b's allowed-ips on a do not hold, refused by design
 # timeout: 90
 . "$(dirname "$0")/../lib.sh"
 
