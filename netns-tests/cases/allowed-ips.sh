@@ -4,6 +4,7 @@
 # /24 (/64) takes b's inner address away from b (pings stop, c's counter
 # moves, b's does not); a /25 (/65) loses to b's /32 (/128); giving an
 # exact prefix to another peer moves it there.
+# bad-packets: peer c has no host: its initiations go to b's port, whose MAC check refuses them
 # timeout: 90
 . "$(dirname "$0")/../lib.sh"
 
