@@ -177,7 +177,8 @@ cleanup() {
 	rm -f "$rundir/initrd.cpio.gz"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 echo "[boot] $name: ${machine:+$arch }$accel, -smp $smp, ${mem}M, timeout ${timeout}s (console: $console)" >&2
 start=$(date +%s)

@@ -9,7 +9,8 @@
 # 2. The suites (netns-tests/run.sh SUITE:FLAVOR...), with the host-side
 #    checks beside them:
 #    - NATIVE_CHECK (Zinc natively, and a short fuzz), kernel/build.sh's,
-#      KCIDB's, LAVA's and the guest init's checks, at the lowest
+#      KCIDB's, LAVA's and the guest init's checks, and this script's
+#      own signal handling (netns-tests/signal-check.sh), at the lowest
 #      priority (nice 19): they take the CPU the guests leave while they
 #      wait on timers and packets, and the guests barely feel them;
 #    - FIXTURE_CHECK (the user's path: a series on top of a flavor), whose
@@ -20,7 +21,9 @@
 # 3. One line per part, and the exit status: non-zero when any failed.
 #
 # BENCH_CHECK, NATIVE_CHECK and FIXTURE_CHECK are commands (the Makefile
-# sets them; 'true' leaves a part out).  Ctrl-C or TERM stops every part.
+# sets them; 'true' leaves a part out).  Ctrl-C or TERM stops every part
+# and everything it started (exit 130 or 143), as does a KILL of the
+# process group; netns-tests/signal-check.sh checks it.
 set -e -o pipefail
 export LC_ALL=C
 
@@ -39,18 +42,68 @@ export RESULTS_DIR
 logs=$RESULTS_DIR/host-checks-$(date +%Y%m%d-%H%M%S)-$$
 mkdir -p "$logs"
 
-# Each part beside the suites runs in a session of its own (setsid), so
-# that stopping it stops whatever it is running at the time; run.sh stops
-# its own guests on TERM.
-pids=() suites_pid=""
+# Stopping: every process this run starts carries WGT_RUN_OWNER=PID.START
+# (this script's pid and start time) in its environment, and stays in the
+# process group it was started in (no setsid), so that
+# - a KILL of the process group (a CI's hard stop) ends them all with it;
+# - INT (Ctrl-C) or TERM: stop() sends TERM to every process carrying the
+#   mark, a part's children and their orphans too, wherever their parent
+#   went (run.sh stops its guests, boot.sh its QEMU), and KILL to what is
+#   left after 10 s; exit 130 or 143.  Every part runs in the background
+#   and is waited for: bash runs the trap at once, and a background job
+#   ignores INT, so each part stops the one way, by TERM;
+# - what escapes both (a process in a session of its own, such as
+#   init-check's entries, when the group is killed) is ended by the next
+#   run here: every process whose mark names a run no longer running.
+# marked: "PID OWNER" for each process carrying a mark (run unmarked, so
+# that the pipeline does not find itself).
+marked() {
+	grep -aoz -H '^WGT_RUN_OWNER=[0-9]*\.[0-9]*' /proc/[0-9]*/environ 2> /dev/null |
+		tr '\0' '\n' | sed -n 's|^/proc/\([0-9]*\)/environ:WGT_RUN_OWNER=|\1 |p' || true
+}
+# started PID: when PID started (clock ticks since boot), empty if gone.
+started() {
+	[ -r "/proc/$1/stat" ] && sed 's/^.*) //' "/proc/$1/stat" 2> /dev/null | cut -d' ' -f20
+}
+me=$$.$(started $$)
+# ours: the pids of this run's processes, this script's own aside.
+ours() {
+	(
+		unset WGT_RUN_OWNER
+		marked | awk -v me="$me" -v self=$$ '$2 == me && $1 != self { print $1 }'
+	)
+}
+# (The pid lists are split into words on purpose.)
+# shellcheck disable=SC2086
 stop() {
-	local p
-	for p in "${pids[@]}"; do
-		kill -TERM -- "-$p" 2> /dev/null || true
+	local left
+	trap '' INT TERM
+	left=$(ours)
+	[ -z "$left" ] || kill -TERM $left 2> /dev/null || true
+	for _ in $(seq 50); do
+		left=$(ours)
+		[ -n "$left" ] || break
+		sleep 0.2
 	done
-	[ -z "$suites_pid" ] || kill -TERM "$suites_pid" 2> /dev/null || true
+	if [ -n "$left" ]; then
+		echo "$prog: still running 10 s after TERM, killed:" >&2
+		ps -o pid=,args= -p "$(echo $left | tr ' ' ,)" | sed 's/^/  /' >&2 || true
+		kill -KILL $left 2> /dev/null || true
+	fi
 	wait 2> /dev/null || true
 }
+left=$(marked | while read -r p owner; do
+	[ "$(started "${owner%.*}")" = "${owner#*.}" ] || echo "$p"
+done)
+if [ -n "$left" ]; then
+	echo "$prog: ending what an earlier run killed outright left running:" >&2
+	# shellcheck disable=SC2086
+	ps -o pid=,args= -p "$(echo $left | tr ' ' ,)" | sed 's/^/  /' >&2 || true
+	# shellcheck disable=SC2086
+	kill -KILL $left 2> /dev/null || true
+fi
+export WGT_RUN_OWNER=$me
+suites_pid=""
 trap stop EXIT
 trap 'echo "$prog: interrupted; stopping every part" >&2; exit 130' INT
 trap 'exit 143' TERM
@@ -67,19 +120,21 @@ export BENCH_CMD=${BENCH_CHECK:-true} NATIVE_CMD=${NATIVE_CHECK:-true} FIXTURE_C
 
 start=$(date +%s)
 echo "[test] bench's checks, alone on the host: $BENCH_CMD" >&2
-part bench "$BENCH_CMD"
+part bench "$BENCH_CMD" &
+wait $! || true
 
-echo "[test] the suites, and beside them the native, kernel, KCIDB, LAVA and init checks (nice 19) and the fixtures (their output: $logs)" >&2
+echo "[test] the suites, and beside them the native, kernel, KCIDB, LAVA, init and signal checks (nice 19) and the fixtures (their output: $logs)" >&2
 # shellcheck disable=SC2016 # expanded by the inner shell
-setsid nice -n 19 bash -c "$(declare -f part)"'
+nice -n 19 bash -c "$(declare -f part)"'
 	part native "$NATIVE_CMD"
 	part kernel kernel/check.sh
 	part kcidb netns-tests/kcidb/check.sh
 	part lava netns-tests/lava/format-check.sh
-	part init guest-image/check/init-check.sh' > "$logs/host.log" 2>&1 &
-pids+=($!)
+	part init guest-image/check/init-check.sh
+	part signals netns-tests/signal-check.sh' > "$logs/host.log" 2>&1 &
+pids=($!)
 # shellcheck disable=SC2016
-FIXTURE_NICE=19 setsid bash -c "$(declare -f part)"'
+FIXTURE_NICE=19 bash -c "$(declare -f part)"'
 	part fixtures "$FIXTURE_CMD"' > "$logs/fixtures.log" 2>&1 &
 pids+=($!)
 
@@ -98,7 +153,7 @@ echo "# the checks beside the suites (ended $(($(date +%s) - suites_end)) s afte
 cat "$logs/host.log" "$logs/fixtures.log"
 
 # The verdict: every part above, by the name part() kept its status under.
-parts="bench native kernel kcidb lava init fixtures"
+parts="bench native kernel kcidb lava init signals fixtures"
 failed=""
 [ "$suites_rc" = 0 ] || failed="$failed suites"
 for name in $parts; do
