@@ -9,8 +9,9 @@
 # 2. The suites (netns-tests/run.sh SUITE:FLAVOR...), with the host-side
 #    checks beside them:
 #    - NATIVE_CHECK (Zinc natively, and a short fuzz), kernel/build.sh's,
-#      KCIDB's, LAVA's and the guest init's checks, and this script's
-#      own signal handling (netns-tests/signal-check.sh), at the lowest
+#      KCIDB's, LAVA's and the guest init's checks, this script's own
+#      signal handling (netns-tests/signal-check.sh) and the results'
+#      pruning (netns-tests/prune-results-check.sh), at the lowest
 #      priority (nice 19): they take the CPU the guests leave while they
 #      wait on timers and packets, and the guests barely feel them;
 #    - FIXTURE_CHECK (the user's path: a series on top of a flavor), whose
@@ -123,7 +124,7 @@ echo "[test] bench's checks, alone on the host: $BENCH_CMD" >&2
 part bench "$BENCH_CMD" &
 wait $! || true
 
-echo "[test] the suites, and beside them the native, kernel, KCIDB, LAVA, init and signal checks (nice 19) and the fixtures (their output: $logs)" >&2
+echo "[test] the suites, and beside them the native, kernel, KCIDB, LAVA, init, signal and results checks (nice 19) and the fixtures (their output: $logs)" >&2
 # shellcheck disable=SC2016 # expanded by the inner shell
 nice -n 19 bash -c "$(declare -f part)"'
 	part native "$NATIVE_CMD"
@@ -131,7 +132,8 @@ nice -n 19 bash -c "$(declare -f part)"'
 	part kcidb netns-tests/kcidb/check.sh
 	part lava netns-tests/lava/format-check.sh
 	part init guest-image/check/init-check.sh
-	part signals netns-tests/signal-check.sh' > "$logs/host.log" 2>&1 &
+	part signals netns-tests/signal-check.sh
+	part results netns-tests/prune-results-check.sh' > "$logs/host.log" 2>&1 &
 pids=($!)
 # shellcheck disable=SC2016
 FIXTURE_NICE=19 bash -c "$(declare -f part)"'
@@ -153,7 +155,7 @@ echo "# the checks beside the suites (ended $(($(date +%s) - suites_end)) s afte
 cat "$logs/host.log" "$logs/fixtures.log"
 
 # The verdict: every part above, by the name part() kept its status under.
-parts="bench native kernel kcidb lava init signals fixtures"
+parts="bench native kernel kcidb lava init signals results fixtures"
 failed=""
 [ "$suites_rc" = 0 ] || failed="$failed suites"
 for name in $parts; do
