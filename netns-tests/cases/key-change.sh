@@ -3,6 +3,7 @@
 # public key for the new one: a's very next ping handshakes at once (well
 # before any rekey timer).  Then b changes its key without telling a: a's
 # packets still arrive but b cannot answer, until a learns the new key.
+# bad-packets: b's initiations with a key a does not know yet are refused by design
 # timeout: 60
 . "$(dirname "$0")/../lib.sh"
 
