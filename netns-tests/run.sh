@@ -247,7 +247,8 @@ cases_of() {
 		;;
 	zinc-selftest)
 		header_cases "$entries/zinc-selftest" cases
-		! has_kunit "$2" || kunit_cases "$2" | sed 's/^/kunit: /'
+		# (exit: bash runs a command substitution without set -e.)
+		! has_kunit "$2" || kunit_cases "$2" | sed 's/^/kunit: /' || exit 1
 		;;
 	zinc-selftest-relax)
 		header_cases "$entries/zinc-selftest" cases
@@ -375,7 +376,9 @@ for sf in "$@"; do
 				bad "$cases_from names '$c', which is not a file in netns-tests/cases"
 		done
 	fi
-	total=$((total + $(cases_of "$suite" "$flavors" | wc -l)))
+	# (Into a variable first: a plan that cannot be made stops the run.)
+	planned=$(cases_of "$suite" "$flavors")
+	total=$((total + $(printf "%s\n" "$planned" | { grep -c . || true; })))
 done
 
 [ $check_only = 0 ] || exit 0
