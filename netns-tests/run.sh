@@ -456,9 +456,10 @@ collect() {
 	while IFS= read -r line; do
 		case "$line" in
 		'# wgt-boot: '*)
-			# boot.sh booted the guest again after QEMU crashed.
+			# boot.sh booted the guest again after QEMU crashed:
+			# always said, passing or not.
 			rec_restarts=$((rec_restarts + 1))
-			diag="$diag${diag:+$'\n'}$line" ;;
+			emit "$line" ;;
 		'# '*)
 			diag="$diag${diag:+$'\n'}$line" ;;
 		'ok '*|'not ok '*)
