@@ -54,7 +54,8 @@ text_rule := free text here may not hold $$, a backquote, backslash, quote, tab 
 # (bench's own where bench checks them too).
 NUMBER_KNOBS := JOBS:1:1024 SUITE_JOBS:1:64 TIMEOUT_SCALE:1:100 DEBUG_TIMEOUT_SCALE:1:100 \
 	SUITE_TIMEOUT:1:86400 REPEAT:1:1000 FUZZ_SECONDS:1:86400 TEST_FUZZ_SECONDS:1:86400 \
-	KERNEL_MIN_FREE_MB:0:1048576 BENCH_REPS:1:1000 BENCH_SECS:1:3600 BENCH_MICRO_MS:0:10000 \
+	KERNEL_MIN_FREE_MB:0:1048576 KEEP_RESULTS:1:100000 KEEP_TREES:0:1000 KEEP_USER_KERNELS:1:1000 \
+	BENCH_REPS:1:1000 BENCH_SECS:1:3600 BENCH_MICRO_MS:0:10000 \
 	BENCH_CAL_COMPARISONS:1:1000 V:0:1 LONG_SELFTESTS:0:1 BENCH_CAL_SAME:0:1
 $(foreach k,$(PATH_KNOBS),$(if $(call given,$(k)),$(if $(call only,$(word_chars),$(value $(k))),,$(call knob_error,$(k),$(path_rule)))))
 $(foreach k,$(WORD_KNOBS),$(if $(call given,$(k)),$(if $(call only,$(word_chars),$(subst $(space),,$(value $(k)))),,$(call knob_error,$(k),$(word_rule)))))
@@ -114,6 +115,19 @@ $(if $(bd_why),$(error make: BUILD_DIR=$(BUILD_DIR): $(bd_why)))
 override BUILD_DIR := $(bd_abs)
 
 export BUILD_DIR JOBS V CASES ACCEL ARCH
+
+# Disk: what a run or build keeps (an empty one in the environment is its
+# default).  Results: the KEEP_RESULTS newest runs of each kind, pruned as
+# a run starts (netns-tests/prune-results.sh).  kernel/build.sh, at every
+# build: the KEEP_USER_KERNELS most recently used roots of user-kernels/
+# (PATCHES, KERNEL_TREE, KERNEL and the fixtures' kernels), never one in
+# use; and of the source trees, every one a flavor or a kernel in
+# user-kernels/ builds from, plus the KEEP_TREES most recently used others.
+KEEP_RESULTS := $(or $(KEEP_RESULTS),20)
+KEEP_TREES := $(or $(KEEP_TREES),2)
+KEEP_USER_KERNELS := $(or $(KEEP_USER_KERNELS),8)
+export KEEP_TREES KEEP_USER_KERNELS
+prune_results = netns-tests/prune-results.sh "$${RESULTS_DIR:-$(BUILD_DIR)/results}" '$(KEEP_RESULTS)'
 
 # A user's series on top of each flavor's own (PATCHES=DIR, a 'series'
 # file naming git am-able patches): its kernels go to a root of their own,
@@ -323,6 +337,7 @@ FIXTURE_CHECK := $(if $(and $(filter x86_64,$(ARCH)),$(filter zinc,$(TEST_FLAVOR
 # After the kernels: bench's checks alone, then the suites with the other
 # host-side checks beside them (netns-tests/make-test.sh).
 test: deps image
+	$(Q)$(prune_results)
 	$(Q)for f in $(call q,$(TEST_FLAVORS)); do kernel/build.sh $$f || exit 1; done
 	$(Q)BENCH_CHECK='$(BENCH_CHECK)' NATIVE_CHECK='$(NATIVE_CHECK)' FIXTURE_CHECK='$(FIXTURE_CHECK)' \
 		netns-tests/make-test.sh $(call q,$(TEST_SUITES))
@@ -331,6 +346,7 @@ test: deps image
 # (Empty in the environment: the default.)
 REPEAT := $(or $(REPEAT),10)
 soak: deps image
+	$(Q)$(prune_results)
 	$(Q)for f in $(call q,$(TEST_FLAVORS)); do kernel/build.sh $$f || exit 1; done
 	$(Q)netns-tests/soak.sh '$(REPEAT)' $(call q,$(TEST_SUITES))
 
@@ -351,11 +367,13 @@ MATRIX_SUITES ?= $(foreach f,$(MATRIX_FLAVORS),$(if $(filter zinc%,$(f)),zinc-se
 # (One guest at a time unless SUITE_JOBS says otherwise: a whole matrix,
 # zinc-nopreempt's load-resched among it, has not yet run two at a time.)
 test-matrix: x86-only deps image
+	$(Q)$(prune_results)
 	$(Q)for f in $(call q,$(call flavors_of,$(MATRIX_SUITES))); do kernel/build.sh $$f || exit 1; done
 	$(Q)SUITE_JOBS=$${SUITE_JOBS:-1} netns-tests/run.sh $(call q,$(MATRIX_SUITES))
 
 # The full interop matrix, printed at the end.
 interop: x86-only deps image
+	$(Q)$(prune_results)
 	$(Q)for f in $(call q,$(call flavors_of,$(INTEROP_CELLS))); do kernel/build.sh $$f || exit 1; done
 	$(Q)netns-tests/run.sh $(call q,$(INTEROP_CELLS))
 
@@ -366,6 +384,7 @@ interop: x86-only deps image
 # alone and 629 and 662 s beside the other suite, so two at a time gain
 # about an eighth, and every wait scales with the measured speed.
 test-debug: x86-only deps image
+	$(Q)$(prune_results)
 	$(Q)for f in $(call q,$(call flavors_of,$(DEBUG_SUITES))); do kernel/build.sh $$f || exit 1; done
 	$(Q)TIMEOUT_SCALE='$(DEBUG_TIMEOUT_SCALE)' netns-tests/run.sh $(call q,$(DEBUG_SUITES))
 
@@ -511,6 +530,16 @@ help:
 	@echo "  BENCH_COST=16/20 BENCH_COST_TOL=0.01 BENCH_COST_ALPHA=0.05   cost windows (MiB/handshakes)"
 	@echo "                  and the cost verdict's rule (bench/README.md)"
 	@echo "  TIMEOUT_SCALE=1 (1-100), SUITE_TIMEOUT= (1-86400 s): stretch the guests' timeouts"
+	@echo "Disk (BUILD_DIR): what is kept, the rest removed, least recently used first:"
+	@echo "  KEEP_RESULTS=$(KEEP_RESULTS)  results/: the newest runs of each kind (test, soak, host-checks),"
+	@echo "                  pruned as make test, soak, test-matrix, test-debug or interop"
+	@echo "                  starts; a run still going and bench-* always stay"
+	@echo "  KEEP_USER_KERNELS=$(KEEP_USER_KERNELS)  user-kernels/ (PATCHES, KERNEL_TREE, KERNEL, fixtures):"
+	@echo "                  the most recently used kernels, pruned at each kernel build;"
+	@echo "                  never one being built or read"
+	@echo "  KEEP_TREES=$(KEEP_TREES)    kernel/src/ (about 2 GB each): every tree a flavor or a kernel"
+	@echo "                  in user-kernels/ builds from, plus this many others; below"
+	@echo "                  KERNEL_MIN_FREE_MB free, none of the others"
 	@echo "Every knob given is checked before anything is installed, built or booted;"
 	@echo "a bad one is one line, 'make: KNOB=value: why', and exit 2:"
 	@echo "  paths (PATCHES, KERNEL_TREE, KERNEL, KERNEL_CONFIG, CONFIG_FRAGMENT, BUILD_DIR,"
@@ -523,7 +552,8 @@ help:
 	@echo "  quote, tab or newline.  Whole numbers, no leading zero: JOBS 1-1024,"
 	@echo "  SUITE_JOBS 1-64, TIMEOUT_SCALE and DEBUG_TIMEOUT_SCALE 1-100, SUITE_TIMEOUT,"
 	@echo "  FUZZ_SECONDS and TEST_FUZZ_SECONDS 1-86400, REPEAT 1-1000, KERNEL_MIN_FREE_MB"
-	@echo "  0-1048576, BENCH_REPS and BENCH_CAL_COMPARISONS 1-1000, BENCH_SECS 1-3600,"
+	@echo "  0-1048576, KEEP_RESULTS 1-100000, KEEP_TREES 0-1000, KEEP_USER_KERNELS 1-1000,"
+	@echo "  BENCH_REPS and BENCH_CAL_COMPARISONS 1-1000, BENCH_SECS 1-3600,"
 	@echo "  BENCH_MICRO_MS 0-10000; V, LONG_SELFTESTS and BENCH_CAL_SAME 0 or 1."
 
 # The harness marks the BUILD_DIR it creates (knobs); clean and distclean

@@ -37,7 +37,9 @@
 # of the flavor's default build), KERNEL (a prebuilt image used as it is,
 # with KERNEL_CONFIG, see install_image), KSRC_TARBALL, KERNEL_MIN_FREE_MB
 # (the free disk a build wants before it removes unused source trees, see
-# free_disk), V=1 for the full build log.
+# free_disk), KEEP_TREES and KEEP_USER_KERNELS (what a build keeps of
+# the source trees and of user-kernels/, see free_disk), V=1 for the full
+# build log.
 set -e -o pipefail
 export LC_ALL=C
 
@@ -296,6 +298,15 @@ out=$kroot/$outname
 # Two runs at once (one checkout, one BUILD_DIR) build a flavor once: the
 # second waits for the first, then finds its result cached.
 mkdir -p "$kroot"
+# The root is in use while this runs (a shared lock on ROOT/.use, whose
+# open also marks when it was last used): prune_user_kernels leaves it.
+# (A root removed between its mkdir and the lock is made again.)
+for _ in 1 2 3; do
+	mkdir -p "$kroot"
+	exec 10> "$kroot/.use"
+	flock -s 10
+	[ ! "$kroot/.use" -ef /proc/self/fd/10 ] || break
+done
 exec 9> "$kroot/.$outname.lock"
 if ! flock -n 9; then
 	msg "$outname: another build of it is running; waiting for it"
@@ -313,16 +324,55 @@ rm -f "$out/key"
 # Trees of the layout before the shared one: never used again.
 rm -rf "$out/linux"
 
-# free_disk: a kernel build needs about 2 GB for an unpacked, patched tree
-# and 0.5 GB per flavor for its objects.  Each series (a changed patch, a
-# fixture) unpacks a tree of its own, so when the disk holds less than
-# that, trees no flavor in BUILD_DIR/kernel builds from are removed, least
-# recently used first (a tree in use by a running build holds its .use
-# lock and is skipped); a disk still full is named as such, not as a
-# compiler error.  KERNEL_MIN_FREE_MB sets the need (default 2500 MB, or
-# 800 when the tree is already unpacked).
+# Disk.  user-kernels/ (a kernel root per PATCHES, KERNEL_TREE, KERNEL
+# and fixture) keeps the KEEP_USER_KERNELS (default 8) most recently used
+# roots; older ones go, never one in use (a build or a run's snapshot of
+# it holds its .use or a flavor's lock).  A kernel build needs about 2 GB
+# for an unpacked, patched tree and 0.5 GB per flavor for its objects; each
+# series (a changed patch, a fixture) unpacks a tree of its own.  Trees a
+# flavor (kernel/*, this root's) or a kernel in user-kernels/ builds from
+# stay; of the others the KEEP_TREES (default 2) most recently used stay,
+# and when the disk holds less than a build needs, none of them (a tree in
+# use by a running build holds its .use lock and is skipped); a disk
+# still full is named as such, not as a compiler error.
+# KERNEL_MIN_FREE_MB sets the need (default 2500 MB, or 800 when the tree
+# is already unpacked).
+number() {
+	case "$2" in ''|*[!0-9]*) die "$1=$2 is not a whole number" ;; esac
+}
+# lru PATH...: "TIME PATH" for each, least recently used first: the time
+# of PATH.use (a tree's) or PATH/.use (a root's), else PATH's own.
+lru() {
+	local p
+	for p in "$@"; do
+		[ -d "$p" ] || continue
+		echo "$({ stat -c %Y "$p.use" || stat -c %Y "$p/.use" || stat -c %Y "$p"; } 2> /dev/null | head -n 1) $p"
+	done | sort -n
+}
+prune_user_kernels() {
+	local keep=${KEEP_USER_KERNELS:-8} roots n when r
+	number KEEP_USER_KERNELS "$keep"
+	[ -d "$BUILD_DIR/user-kernels" ] || return 0
+	roots=$(lru "$BUILD_DIR"/user-kernels/*)
+	n=$(echo "$roots" | grep -c . || true)
+	echo "$roots" | while read -r when r; do
+		if [ -z "$r" ] || [ "$n" -le "$keep" ]; then break; fi
+		n=$((n - 1))
+		[ "$(realpath "$r")" != "$(realpath "$kroot")" ] || continue
+		(
+			for f in "$r/.use" "$r"/.*.lock; do
+				[ -e "$f" ] || continue
+				exec {fd}> "$f"
+				flock -n -x "$fd" || exit 0
+			done
+			msg "$outname: removing user-kernels/${r##*/} ($(du -sm "$r" | cut -f1) MB, last used $(date -d "@$when" '+%F %T')): beyond the KEEP_USER_KERNELS=$keep most recently used"
+			rm -rf "$r"
+		)
+	done
+}
 free_disk() {
-	local need dir key used trees t when
+	local need dir key used trees t when keep=${KEEP_TREES:-2} n
+	number KEEP_TREES "$keep"
 	need=${KERNEL_MIN_FREE_MB:-}
 	if [ -z "$need" ]; then
 		need=2500
@@ -331,9 +381,8 @@ free_disk() {
 	case "$need" in ''|*[!0-9]*) die "KERNEL_MIN_FREE_MB=$need is not a number of MB" ;; esac
 	dir=$BUILD_DIR/kernel/src
 	free_mb() { df -Pm "$kroot" | awk 'NR == 2 { print $4 }'; }
-	[ "$(free_mb)" -lt "$need" ] || return 0
 	used=" $src_key "
-	for t in "$BUILD_DIR"/kernel/*/src-key; do
+	for t in "$BUILD_DIR"/kernel/*/src-key "$kroot"/*/src-key "$BUILD_DIR"/user-kernels/*/*/src-key; do
 		if [ -r "$t" ]; then used="$used$(cat "$t") "; fi
 	done
 	# Least recently used first: the .use file's time, else the tree's.
@@ -341,23 +390,32 @@ free_disk() {
 		[ -d "$t" ] || continue
 		key=$(basename "$t")
 		case "$used" in *" $key "*) continue ;; esac
-		{ stat -c %Y "$dir/$key.use" 2>/dev/null || stat -c %Y "$t"; } | tr '\n' ' '
-		echo "$key"
-	done | sort -n)
-	echo "$trees" | while read -r when key; do
-		[ -n "$key" ] || continue
-		[ "$(free_mb)" -lt "$need" ] || break
-		t=$dir/$key
+		echo "$dir/$key"
+	done)
+	# shellcheck disable=SC2086 # paths without spaces (BUILD_DIR is checked)
+	trees=$(lru $trees)
+	n=$(echo "$trees" | grep -c . || true)
+	echo "$trees" | while read -r when t; do
+		[ -n "$t" ] || continue
+		key=${t##*/}
+		if [ "$n" -gt "$keep" ]; then
+			why="beyond the KEEP_TREES=$keep most recently used such trees"
+		elif [ "$(free_mb)" -lt "$need" ]; then
+			why="disk short ($(free_mb) MB free, $need MB needed)"
+		else
+			break
+		fi
+		n=$((n - 1))
 		(
 			exec 3> "$t.use" 4> "$t.lock"
 			flock -n -x 3 && flock -n -x 4 || exit 0
-			msg "$outname: disk short ($(free_mb) MB free, $need MB needed): removing src/$key, which no flavor here builds from ($(du -sm "$t" | cut -f1) MB, last used $(date -d "@$when" '+%F %T'))"
+			msg "$outname: removing src/$key, which no flavor or user kernel here builds from: $why ($(du -sm "$t" | cut -f1) MB, last used $(date -d "@$when" '+%F %T'))"
 			rm -rf "$t"
 			rm -f "$t.use" "$t.lock"
 		)
 	done
 	[ "$(free_mb)" -ge "$need" ] ||
-		die "disk full: $(free_mb) MB free in $kroot, a kernel build needs about $need MB (each source tree left is one a flavor here builds from, or in use by a running build)"
+		die "disk full: $(free_mb) MB free in $kroot, a kernel build needs about $need MB (each source tree left is one a flavor or user kernel here builds from, or in use by a running build)"
 }
 
 # The source tree, unpacked and patched once per tarball and series, shared
@@ -381,6 +439,7 @@ else
 	exec 6> "$src.use"
 	flock -s 6
 fi
+prune_user_kernels
 free_disk
 flock 8
 if [ -z "$tree" ] && [ ! -e "$src/.wgt-complete" ]; then

@@ -5,7 +5,11 @@
 # trees the flavors build from and a tree a running build holds stay; a
 # disk still short is named as such; a bad KERNEL_MIN_FREE_MB is refused;
 # the same before any flavor is built; an obj.tmp left by a seeding cut
-# short is not carried into the next seeding.
+# short is not carried into the next seeding; KEEP_USER_KERNELS and
+# KEEP_TREES keep what they say (user-kernels/ least recently used first,
+# never a root in use; the trees a flavor or a user kernel builds from,
+# and so many others), also with the disk short; a bad KEEP_TREES is
+# refused.
 set -e -o pipefail
 export LC_ALL=C
 
@@ -24,7 +28,7 @@ trap cleanup EXIT
 	die "no linux-source-6.1 tarball: run 'make deps' as root"
 
 . "$top/netns-tests/ktap-checks.sh"
-ktap_begin kernel 6
+ktap_begin kernel 9
 
 # Four trees: "old" and "older" are unused (older the least recently),
 # "flavor" is zinc's, "busy" is held by a build still running.
@@ -116,11 +120,73 @@ stale_seed() {
 	echo "# seeded: $got"
 	[ "$got" = "obj/good.o " ] || die "the seeded objects are '$got', not stock's obj/good.o alone"
 }
+# The policies with room on the disk: in a BUILD_DIR whose stock tree is
+# a stub (the build stops at tinyconfig), five roots in user-kernels/ (u0
+# the oldest but in use, held by a run's snapshot of zinc) and seven
+# trees: stock's, zinc's, u1's and u3's (the oldest), t1 to t4 (no one's).
+# KEEP_USER_KERNELS=2 leaves u0 (in use), u3 and u4; KEEP_TREES=2 then
+# leaves the trees of stock, zinc and u3, and t3 and t4.
+policies() {
+	local bd4=$tmp/build4 key k s
+	key=$(stat -c '%n %s %Y' "${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}" | sha256sum | cut -c1-16)
+	s=$bd4/kernel/src
+	mkdir -p "$s/$key" "$bd4/kernel/zinc"
+	touch "$s/$key/.wgt-complete"
+	echo zinctree > "$bd4/kernel/zinc/src-key"
+	for k in zinctree ut1 ut3 t1 t2 t3 t4; do mkdir -p "$s/$k"; : > "$s/$k/file"; done
+	touch -d '2025-06-01 00:00' "$s/ut1.use" "$s/ut3.use" "$s/zinctree.use"
+	for k in 1 2 3 4; do touch -d "2026-01-0$k 00:00" "$s/t$k.use"; done
+	for k in 0 1 2 3 4; do
+		mkdir -p "$bd4/user-kernels/u$k/zinc"
+		echo zinctree > "$bd4/user-kernels/u$k/zinc/src-key"
+		touch -d "2026-02-0$((k + 1)) 00:00" "$bd4/user-kernels/u$k/.use"
+	done
+	echo ut1 > "$bd4/user-kernels/u1/zinc/src-key"
+	echo ut3 > "$bd4/user-kernels/u3/zinc/src-key"
+	touch -d '2025-01-01 00:00' "$bd4/user-kernels/u0/.use"
+	(exec 3> "$bd4/user-kernels/u0/.zinc.lock" && flock -s 3 && exec sleep 600) &
+	local snap=$!
+	for _ in $(seq 100); do
+		flock -n -x "$bd4/user-kernels/u0/.zinc.lock" true || break
+		sleep 0.1
+	done
+	! BUILD_DIR=$bd4 KERNEL_MIN_FREE_MB=0 KEEP_TREES=2 KEEP_USER_KERNELS=2 JOBS=1 timeout 60 \
+		"$top/kernel/build.sh" stock > "$tmp/policies.log" 2>&1 || { kill $snap; die "build.sh went on with a stub source tree"; }
+	kill $snap
+	cat "$tmp/policies.log"
+	echo "# user-kernels/: $(cd "$bd4/user-kernels" && echo *)"
+	echo "# kernel/src/: $(cd "$s" && find . -mindepth 1 -maxdepth 1 -type d -printf '%f ' | tr ' ' '\n' | sort | tr '\n' ' ')"
+	[ "$(cd "$bd4/user-kernels" && echo *)" = "u0 u3 u4" ] || die "user-kernels/ holds $(cd "$bd4/user-kernels" && echo *), not u0 u3 u4"
+	[ "$(cd "$s" && find . -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort | tr '\n' ' ')" = "$(printf '%s\n' "$key" t3 t4 ut3 zinctree | sort | tr '\n' ' ')" ] ||
+		die "kernel/src/ does not hold exactly stock's, zinc's and u3's trees, t3 and t4"
+}
+# With the disk short: a tree a kernel in user-kernels/ (a fixture's)
+# builds from stays; only the tree no one builds from goes.
+fixture_tree() {
+	local bd5=$tmp/build5 free
+	mkdir -p "$bd5/kernel/src/fxtree" "$bd5/kernel/src/stale" "$bd5/user-kernels/fixture-harmless/zinc"
+	echo fxtree > "$bd5/user-kernels/fixture-harmless/zinc/src-key"
+	free=$(df -Pm "$bd5" | awk 'NR == 2 { print $4 }')
+	! BUILD_DIR=$bd5 KERNEL_MIN_FREE_MB=$((free + 1000000)) timeout 60 \
+		"$top/kernel/build.sh" stock > "$tmp/fx.log" 2>&1 || die "build.sh went on with the disk short"
+	cat "$tmp/fx.log"
+	[ ! -e "$bd5/kernel/src/stale" ] || die "src/stale, no one's, was not removed"
+	[ -e "$bd5/kernel/src/fxtree" ] || die "src/fxtree, the fixture's, was removed"
+}
+bad_keep() {
+	! BUILD_DIR=$tmp/build6 KEEP_TREES=two KERNEL_MIN_FREE_MB=1048576 timeout 60 "$top/kernel/build.sh" stock > "$tmp/keep.log" 2>&1 ||
+		die "KEEP_TREES=two was taken"
+	cat "$tmp/keep.log"
+	grep -q 'KEEP_TREES=two is not a whole number' "$tmp/keep.log" || die "no error naming KEEP_TREES"
+}
 check "a short disk removes the unused source trees, least recently used first" evicts_lru
 check "the trees a flavor builds from or a running build holds stay" keeps_used
 check "a disk still short is named as such" names_full
 check "a KERNEL_MIN_FREE_MB that is not a number is refused" bad_need
 check "a short disk before any flavor is built removes the unused trees too" first_build
 check "an obj.tmp left by an interrupted seeding is not seeded from" stale_seed
+check "KEEP_USER_KERNELS=2 and KEEP_TREES=2: the newest user kernels and one in use stay, the trees anyone builds from and the 2 newest others" policies
+check "with the disk short, a tree a user kernel (a fixture) builds from stays" fixture_tree
+check "a KEEP_TREES that is not a number is refused" bad_keep
 echo "# kernel: $((n - failed)) passed, $failed failed"
 [ "$failed" = 0 ]
