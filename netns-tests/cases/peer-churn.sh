@@ -7,6 +7,7 @@
 # handshake messages, which are not traffic resuming).  At
 # the end each side has exactly its one peer, with its allowed-ips, and
 # the tunnel works.
+# bad-packets: a peer re-added under traffic can take data before its allowed-ips are back (seen: unallowed src IP)
 # timeout: 150
 . "$(dirname "$0")/../lib.sh"
 
