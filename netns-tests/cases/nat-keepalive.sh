@@ -96,6 +96,18 @@ mapping_idle_for() {
 wg_tunnel a b "" 10.0.0.100:51821
 wg_peer a wg0 "$PUB_B" persistent-keepalive 1
 ping_all a 2 -W 5 192.168.241.2
+# On a kernel without the retransmit-timer fix (stock, rehandshake-race),
+# a's completed handshake can be "retried" REKEY_TIMEOUT (5 s, plus up to
+# 1/3 s of jitter) later, and b's response to that retry is a packet b
+# sends, which cancels b's passive keepalive (seen once in a stock soak:
+# "r forwarded 0 of b's keepalives").  So b pings only once a's latest
+# handshake is 6 s old: no retry of it is still due.
+hs_settled() {
+	local t
+	t=$(latest_handshake a wg0 "$PUB_B")
+	[ "${t:-0}" -gt 0 ] && [ $(($(date +%s) - t)) -ge 6 ]
+}
+wait_for 60 hs_settled || fail "a's handshake never stayed 6 s without a retry"
 ep=$(endpoint b wg0 "$PUB_A")
 case "$ep" in
 10.0.0.1:*) ;;
