@@ -116,7 +116,7 @@ start() {
 	mkdir -p "$up"
 	BENCH=true
 	[ "$1" != bench ] || BENCH="$t/stub bench"
-	WGT_SIGNAL_CHECK=$mark WGT_STUB_UP=$up WGT_STUB_BIN=$tmp/bin BUILD_DIR=$tmp/build \
+	WGT_SIGNAL_CHECK=$mark WGT_STUB_UP=$up WGT_STUB_BIN=$tmp/bin BUILD_DIR=$tmp/build RESULTS_DIR=$tmp/build/results \
 		BENCH_CHECK=$BENCH NATIVE_CHECK="$t/stub native" FIXTURE_CHECK="$t/stub fixtures" \
 		WGT_STUB_DETACH=${WGT_STUB_DETACH:-} env --default-signal=INT setsid "$t/netns-tests/make-test.sh" netns:zinc \
 		> "$tmp/make-test.log" 2>&1 &
