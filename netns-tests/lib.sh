@@ -44,7 +44,7 @@ known_fail() { xfail "$*"; }
 case_fix() { sed -n 's/^# fixed-by: //p' "$0"; }
 # fix_status: fixed, lacking or unknown, for this case's fix.
 fix_status() {
-	case ",${wgt_fixed:-}," in *",$prog,"*) echo fixed; return 0 ;; esac
+	! kernel_fixed "$prog" || { echo fixed; return 0; }
 	case ",${wgt_lacks:-}," in *",$prog,"*) echo lacking; return 0 ;; esac
 	echo unknown
 }
@@ -682,10 +682,10 @@ kernel_fixed() {
 # it), in one reading taken once nothing is in flight, and neither
 # interface counted a receive error.  (The entry fails any case that made
 # WireGuard log an invalid packet, unless it says it sends such packets.)
-# A veth underlay loses nothing, and a case
-# that drives this check keeps WireGuard's queues from overflowing (TCP,
-# or pings that wait for their replies): its only excuse for a gap would
-# be a full decryption queue, which a flood (iperf3 UDP -b 0) may fill.
+# A veth underlay loses nothing, and a case that drives this check keeps
+# WireGuard's queues from overflowing (TCP, or pings that wait for their
+# replies): its only excuse for a gap would be a full decryption queue,
+# which a flood (iperf3 UDP -b 0) may fill.
 dropped_nothing() {
 	local a=$1 b=$2 dev=${3:-wg0} x bad
 	wait_for 10 accounts_balance "$a" "$b" "$dev" ||

@@ -543,28 +543,24 @@ guest_timeout() {
 	fi
 }
 
-# fixed_in FLAVOR: the netns cases whose fix ('# fixed-by:') FLAVOR's
-# kernel carries, comma-separated: the guest's wgt_fixed, with which other
-# cases hold a fixed kernel to tighter bounds (lib.sh: kernel_fixed).
-# lacks_in FLAVOR: those whose fix it is known to lack (wgt_lacks); a
-# case in neither list runs on a kernel whose fix status is unknown.
-fixed_in() {
+# fix_cases FLAVOR carries|lacks: the netns cases whose fix ('# fixed-by:')
+# FLAVOR's kernel carries, or is known to lack, comma-separated: the
+# guest's wgt_fixed (with which other cases also hold a fixed kernel to
+# tighter bounds, lib.sh kernel_fixed) and wgt_lacks.  A kernel whose
+# patch list cannot be told (fix_known) lacks nothing known: a case in
+# neither list runs on a kernel whose fix status is unknown.
+fix_cases() {
 	local f c fix list=
+	[ "$2" = carries ] || fix_known "$1" || return 0
 	for f in "$top"/netns-tests/cases/*.sh; do
 		c=$(basename "$f" .sh)
 		fix=$(case_fix "$c")
-		[ -n "$fix" ] && carries_fix "$1" "$fix" || continue
-		list="$list${list:+,}$c"
-	done
-	echo "$list"
-}
-lacks_in() {
-	local f c fix list=
-	fix_known "$1" || return 0
-	for f in "$top"/netns-tests/cases/*.sh; do
-		c=$(basename "$f" .sh)
-		fix=$(case_fix "$c")
-		[ -n "$fix" ] && ! carries_fix "$1" "$fix" || continue
+		[ -n "$fix" ] || continue
+		if carries_fix "$1" "$fix"; then
+			[ "$2" = carries ] || continue
+		else
+			[ "$2" = lacks ] || continue
+		fi
 		list="$list${list:+,}$c"
 	done
 	echo "$list"
@@ -579,8 +575,8 @@ boot() {
 	boot_rc=0
 	# Under LAVA_BOOTS, boot.sh writes the boot instead of running it.
 	[ -z "${lava_file:-}" ] || { set -- "$@" --lava "$lava_file"; out=/dev/null; }
-	fixed=$(fixed_in "$flavor")
-	lacks=$(lacks_in "$flavor")
+	fixed=$(fix_cases "$flavor" carries)
+	lacks=$(fix_cases "$flavor" lacks)
 	# The guest learns which flavor it is meant to be (wgt_flavor), so a
 	# case can check the running kernel against that claim, and which
 	# known kernel bugs it has fixed (wgt_fixed).
