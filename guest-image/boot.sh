@@ -4,7 +4,7 @@
 #   guest-image/boot.sh --kernel BZIMAGE --initrd CPIO --entry NAME
 #       [--args ARGS] [--name RUN] [--timeout SECONDS] [--smp N] [--mem MB]
 #       [--append WORDS] [--qemu 'EXTRA QEMU ARGS'] [--accel kvm|tcg]
-#       [--arch x86_64|arm64|arm] [--extra CPIO] [--lava FILE]
+#       [--arch x86_64|arm64|arm] [--extra CPIO] [--lava FILE] [--stamp]
 #
 # The guest runs /tests/entry/NAME and writes its output to a virtio-serial
 # port that lands in RESULTS_DIR/RUN/verdict.log; the console goes to
@@ -18,6 +18,12 @@
 # concatenated archives), and the guest's init loads every module in it.
 # --extra CPIO extends it the same way, last (e.g. the crypto-diff suite's
 # module and reference digests).
+#
+# --stamp records when the verdict grew, in host wall-clock time: each
+# change of its size seen (polled every 0.2 s) is a line "EPOCH_SECONDS
+# BYTES" in RESULTS_DIR/RUN/verdict.times.  A guest on virtual time
+# (-icount) cannot read the host's clock; this is how the host tells how
+# much wall time a case took (netns-tests/run.sh, timers suite).
 #
 # --lava FILE boots nothing: it writes this boot, as a LAVA job needs it
 # (netns-tests/lava), to FILE as name=value lines: the QEMU binary and its
@@ -48,6 +54,7 @@ RESULTS_DIR=${RESULTS_DIR:-$BUILD_DIR/results}
 kernel= initrd= entry= args= name= timeout=300 smp=2 mem=768 append= qemu_extra=
 extra=
 lava=
+stamp=0
 accel=${ACCEL:-} arch=${ARCH:-x86_64}
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -65,6 +72,7 @@ while [ $# -gt 0 ]; do
 	--accel) accel=$2 ;;
 	--arch) arch=$2 ;;
 	--lava) lava=$2 ;;
+	--stamp) stamp=1; shift; continue ;;
 	*) die "unknown argument '$1' (see the header of $prog)" ;;
 	esac
 	[ $# -ge 2 ] || die "$1 needs a value"
@@ -158,7 +166,7 @@ rundir=$RESULTS_DIR/$name
 mkdir -p "$rundir"
 console=$rundir/console.log
 verdict=$rundir/verdict.log
-rm -f "$console" "$verdict"
+rm -f "$console" "$verdict" "$rundir/verdict.times"
 : > "$verdict"
 
 if [ -n "$modules$extra" ]; then
@@ -205,9 +213,20 @@ launch() {
 # the guest then goes too, instead of running on to its timeout.
 owner=${WGT_OWNER:-$PPID}
 timed_out=0
+verdict_size=0
+# stamp_verdict: with --stamp, note the verdict's size when it changed.
+stamp_verdict() {
+	local size
+	[ $stamp = 1 ] || return 0
+	size=$(stat -c %s "$verdict" 2> /dev/null || echo 0)
+	[ "$size" != "$verdict_size" ] || return 0
+	verdict_size=$size
+	echo "$(date +%s.%N | cut -c1-14) $size" >> "$rundir/verdict.times"
+}
 # watch: wait for QEMU to end (or the timeout), qemu_rc set.
 watch() {
 	while kill -0 "$qemu_pid" 2> /dev/null; do
+		stamp_verdict
 		if ! kill -0 "$owner" 2> /dev/null; then
 			echo "$prog: $name: process $owner that started the guest is gone; stopping it" >&2
 			exit 143
@@ -222,6 +241,7 @@ watch() {
 	qemu_rc=0
 	wait "$qemu_pid" 2> /dev/null || qemu_rc=$?
 	qemu_pid=
+	stamp_verdict
 }
 launch
 watch
@@ -237,6 +257,8 @@ if [ $timed_out = 0 ] && [ "$qemu_rc" -gt 128 ] && [ ! -s "$verdict" ]; then
 	mv "$console" "$console.crashed" 2> /dev/null || true
 	mv "$rundir/qemu.log" "$rundir/qemu.log.crashed"
 	: > "$verdict"
+	verdict_size=0
+	[ $stamp = 0 ] || mv "$rundir/verdict.times" "$rundir/verdict.times.crashed" 2> /dev/null || true
 	launch
 	watch
 fi

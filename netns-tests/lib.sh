@@ -456,10 +456,12 @@ outer_fragments() {
 # veth-ma) and 10.0.2.254 (M, veth-mb) -- 10.0.2.1/24 (B, veth-b).  wg0 as
 # in wg_tunnel; A's endpoint for B is the relay at 10.0.1.254:5000, B's for
 # A is 10.0.2.254:5000; forged packets come from 10.0.1.254:5001 (to A) and
-# 10.0.2.254:5001 (to B).  Drive it with mitm and mitm_stat.
+# 10.0.2.254:5001 (to B).  Drive it with mitm and mitm_stat.  With
+# TIMELINE, the relay writes every message it sees to that file, with its
+# time (guest-image/tools/wgmitm.c; the timers cases read it).
 MITM_NS=
 mitm_pair() {
-	local a=$1 m=$2 b=$3
+	local a=$1 m=$2 b=$3 timeline=${4:-}
 	veth_pair "$a" "$m" veth-a veth-ma
 	veth_pair "$m" "$b" veth-mb veth-b
 	ip -n "$ns_prefix-$a" addr add 10.0.1.1/24 dev veth-a
@@ -468,7 +470,7 @@ mitm_pair() {
 	ip -n "$ns_prefix-$b" addr add 10.0.2.1/24 dev veth-b
 	MITM_NS=$m
 	bg "$m" /usr/bin/wgmitm relay 127.0.0.1:7000 10.0.1.254:5000 10.0.1.1:51820 \
-		10.0.2.254:5000 10.0.2.1:51821
+		10.0.2.254:5000 10.0.2.1:51821 ${timeline:+"$timeline"}
 	wait_for 10 mitm stats || fail "wgmitm relay did not start"
 	wg_tunnel "$a" "$b" 10.0.2.254:5000 10.0.1.254:5000
 }
@@ -730,4 +732,61 @@ randkeys() {
 			print s substr(last, int(rand() * 16) + 1, 1) "="
 		}
 	}'
+}
+
+# Protocol timers on the wire (the timers suite, on virtual time).  The
+# relay's timeline (mitm_pair TIMELINE) has a line a message: "SECONDS DIR
+# TYPE LEN SENDER RECEIVER COUNTER fwd|held" (guest-image/tools/wgmitm.c).
+#
+# tl_times FILE DIR TYPE [MINLEN [MAXLEN [FROM [TO]]]]: the times of the
+# messages of TYPE in DIR (a2b, b2a), of MINLEN to MAXLEN bytes, seen at
+# FROM to TO seconds (the relay's clock), one a line.
+tl_times() {
+	awk -v d="$2" -v t="$3" -v lo="${4:-0}" -v hi="${5:-65535}" \
+		-v from="${6:-0}" -v to="${7:-1e12}" \
+		'$2 == d && $3 == t && $4 >= lo && $4 <= hi && $1 >= from && $1 <= to { print $1 }' "$1"
+}
+# tl_count FILE DIR TYPE [MINLEN [MAXLEN [FROM [TO]]]]: how many.
+tl_count() { tl_times "$@" | wc -l; }
+# tl_seen N FILE DIR TYPE...: at least N of them (for wait_for).
+tl_seen() {
+	local want=$1
+	shift
+	[ "$(tl_count "$@")" -ge "$want" ]
+}
+# tl_show FILE [FROM]: the timeline from FROM seconds on, for a failure's
+# diagnostics.
+tl_show() { awk -v f="${2:-0}" '$1 >= f' "$1" | tail -n 60 | sed 's/^/timeline: /'; }
+# tl_now: the relay's clock (CLOCK_MONOTONIC), in seconds.
+tl_now() { awk '{ print $1 }' /proc/uptime; }
+
+# timer_late_ms SECONDS: how late, at most, a kernel timer set SECONDS
+# ahead may fire, in ms.  The timer wheel (kernel/time/timer.c) rounds an
+# expiry up to the granularity of the level it lands in: level n holds
+# timers from 63 * 8^(n-1) jiffies ahead, in steps of 8^n jiffies (so
+# about an eighth of a long timer: 2 s of a 120 s one at HZ=250), plus the
+# jiffy it is armed in.  wgt_hz (the host passes the kernel's CONFIG_HZ)
+# gives the jiffy; a kernel whose tick rate is unknown gets the bound for
+# the coarsest of HZ=100, 250, 300 and 1000.  Plus 50 ms for the softirq,
+# the send and the relay (virtual time runs on while the guest works).
+timer_late_ms() {
+	awk -v s="$1" -v hz="${wgt_hz:-}" 'BEGIN {
+		n = split(hz != "" ? hz : "100 250 300 1000", h, " ")
+		worst = 0
+		for (i = 1; i <= n; i++) {
+			# (busybox awk has no ^.)
+			j = s * h[i]; g = 1; start = 63
+			for (lvl = 1; lvl < 9 && j >= start; lvl++) { g *= 8; start *= 8 }
+			ms = (g + 1) * 1000 / h[i]
+			if (ms > worst) worst = ms
+		}
+		printf "%d\n", worst + 50
+	}'
+}
+# within T0 T1 SECONDS EXTRA_MS: T1 - T0 is SECONDS, up to the timer
+# wheel's lateness for it (timer_late_ms) and EXTRA_MS more (jitter the
+# code adds), never earlier (1 ms for the clocks' rounding).
+within() {
+	awk -v a="$1" -v b="$2" -v s="$3" -v late="$(timer_late_ms "$3")" -v x="${4:-0}" \
+		'BEGIN { d = (b - a) * 1000; exit !(d >= s * 1000 - 1 && d <= s * 1000 + late + x) }'
 }

@@ -10,6 +10,13 @@
 #   netns:F           the scenario files in netns-tests/cases, one case each,
 #                     in one guest (CASES=a,b limits them)
 #   netns=a,b:F       the same, these cases only (instead of CASES)
+#   timers:F          WireGuard's protocol timers, the scenario files in
+#                     netns-tests/timers, in one guest on virtual time: one
+#                     vCPU under TCG with -icount sleep=off (never KVM), so
+#                     an idle guest's clock jumps to its next timer and the
+#                     minutes the timers take pass in seconds.  Each case's
+#                     guest seconds against wall seconds are in its KTAP
+#                     diagnostics ("# wgt-clock: ...").  timers=a,b:F too.
 #   zinc-selftest:F   Zinc's boot-time selftests, one case per primitive
 #   zinc-selftest-relax:F
 #                     the same, booted with zinc.force_simd_relax=1: every
@@ -69,6 +76,8 @@ fi
 bad() { echo "$prog: $*" >&2; exit 2; }
 known_flavors=$("$top/kernel/build.sh" --flavors)
 is_flavor() { case " $known_flavors " in *" $1 "*) return 0 ;; esac; return 1; }
+# case_dir SUITE: the folder of netns-tests holding a suite's scenario files.
+case_dir() { if [ "$1" = timers ]; then echo timers; else echo cases; fi; }
 # split_word WORD: suite and flavors of a SUITE:FLAVOR word; a netns suite
 # written netns=a,b names its own cases, which stand for CASES while that
 # suite runs (cases_from: where the cases came from, for messages).
@@ -77,11 +86,13 @@ split_word() {
 	suite=${1%%:*} flavors=${1#*:}
 	CASES=$cases_given cases_from=CASES
 	case "$suite" in
-	netns=*)
-		CASES=${suite#netns=} suite=netns cases_from="'$1'"
-		[ -n "$CASES" ] || bad "'$1': netns= names no case"
+	netns=* | timers=*)
+		CASES=${suite#*=} suite=${suite%%=*} cases_from="'$1'"
+		[ -n "$CASES" ] || bad "'$1': $suite= names no case"
 		;;
-	*=*) bad "'$1': only the netns suite takes its own cases (netns=a,b:FLAVOR)" ;;
+	*=*) bad "'$1': only the netns and timers suites take their own cases (netns=a,b:FLAVOR)" ;;
+	# CASES names netns cases: a timers word runs its own, or all.
+	timers) CASES= ;;
 	esac
 	return 0
 }
@@ -236,11 +247,11 @@ has_zinc() {
 # cases_of SUITE FLAVOR: the case names the suite will report, one a line.
 cases_of() {
 	case "$1" in
-	netns)
+	netns | timers)
 		if [ -n "${CASES:-}" ]; then
 			echo "$CASES" | tr ',' '\n'
 		else
-			for f in "$top"/netns-tests/cases/*.sh; do basename "$f" .sh; done
+			for f in "$top/netns-tests/$(case_dir "$1")"/*.sh; do basename "$f" .sh; done
 		fi
 		# The debug flavor's kmemleak scan after the last case.
 		case "$2" in *-debug) echo kmemleak ;; esac
@@ -269,7 +280,7 @@ cases_of() {
 			header_cases "$entries/interop" cases-responder | sed 's/^/responder: /'
 		fi
 		;;
-	*) bad "unknown suite '$1' (netns, zinc-selftest, zinc-selftest-relax, crypto-diff, two-guest, interop)" ;;
+	*) bad "unknown suite '$1' (netns, timers, zinc-selftest, zinc-selftest-relax, crypto-diff, two-guest, interop)" ;;
 	esac
 	# Each guest's own case (guest_case).
 	case "$1" in
@@ -367,13 +378,13 @@ for sf in "$@"; do
 			[ -n "${LAVA_BOOTS:-}" ] || hold_kernel "$f"
 		done
 	fi
-	if [ "$suite" = netns ] && [ -n "${CASES:-}" ]; then
+	if { [ "$suite" = netns ] || [ "$suite" = timers ]; } && [ -n "${CASES:-}" ]; then
 		for c in $(echo "$CASES" | tr , " "); do
 			case "$c" in
 			*[!a-z0-9-]*) bad "$cases_from names '$c', which is not a case name" ;;
 			esac
-			[ -r "$top/netns-tests/cases/$c.sh" ] ||
-				bad "$cases_from names '$c', which is not a file in netns-tests/cases"
+			[ -r "$top/netns-tests/$(case_dir "$suite")/$c.sh" ] ||
+				bad "$cases_from names '$c', which is not a file in netns-tests/$(case_dir "$suite")"
 		done
 	fi
 	# (Into a variable first: a plan that cannot be made stops the run.)
@@ -410,7 +421,7 @@ n=0 passed=0 failed=0 skipped=0 known=0 known_unknown=0
 # SUBJECT' line (the fix's patch subject), or nothing.  carries_fix FLAVOR
 # SUBJECT: FLAVOR's kernel has that patch (kernel/build.sh lists its
 # patches in FLAVOR/patches).
-case_fix() { sed -n 's/^# fixed-by: //p' "$top/netns-tests/cases/$1.sh" 2> /dev/null || true; }
+case_fix() { cat "$top/netns-tests/cases/$1.sh" "$top/netns-tests/timers/$1.sh" 2> /dev/null | sed -n 's/^# fixed-by: //p' || true; }
 carries_fix() { grep -qxF -- "$2" "$(kernel_dir "$1")/patches" 2> /dev/null; }
 
 # fix_known FLAVOR: whether a fix can be told to be in FLAVOR's kernel or
@@ -438,9 +449,46 @@ record() {
 		END { print t }')
 	scale=$(printf '%s\n' "$diag" | sed -n 's/^# wgt-scale: \([0-9]*\) .*/\1/p' | tail -n 1)
 	notes="qemu_restarts=$rec_restarts${scale:+ timeout_scale=$scale}"
+	# (vclock_note's line, on virtual time.)
+	notes="$notes$(printf '%s\n' "$diag" | sed -n 's/^# wgt-clock: \([0-9.]*\) s of guest time in \([0-9.]*\) s of wall time.*/ guest_seconds=\1 wall_seconds=\2/p' | tail -n 1)"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$res" "$prefix$name" \
 		"$rec_path" "$name" "$(printf '%s' "${directive# \# }" | tr '\t' ' ')" "$secs" "$rec_flavor" "$rec_run" \
 		"$notes" >> "$outdir/cases.tsv"
+}
+
+# vclock_note RUN: in a guest on virtual time (timers), turn each case's
+# "# wgt-vtime: S" (the seconds of the guest's clock it took) into
+# "# wgt-clock: S s of guest time in W s of wall time (R guest seconds a
+# wall second)", in RUN's KTAP.  W is the host's: the time between the
+# verdict lines of the case before and of this one reaching the host
+# (boot.sh --stamp, to 0.2 s).
+vclock_note() {
+	local v=$RESULTS_DIR/$1/verdict.log times=$RESULTS_DIR/$1/verdict.times
+	[ -s "$v" ] && [ -s "$times" ] || return 0
+	# Wall seconds of each case in the verdict, "INDEX SECONDS" lines.
+	awk 'FNR == NR { t[++k] = $1; b[k] = $2; next }
+		function wall_at(off,   i) {
+			for (i = 1; i <= k; i++) if (b[i] >= off) return t[i]
+			return t[k]
+		}
+		{ off += length($0) + 1 }
+		/^1\.\.[0-9]+$/ && !started { prev = wall_at(off); started = 1 }
+		/^(not )?ok [0-9]+ / && started {
+			w = wall_at(off); printf "%d %.1f\n", ++c, w - prev; prev = w
+		}' "$times" "$v" > "$outdir/$1.wall"
+	awk 'FNR == NR { w[$1] = $2; next }
+		/^# wgt-vtime: / {
+			g = $3; c = n + 1
+			if (c in w && w[c] > 0)
+				printf "# wgt-clock: %s s of guest time in %s s of wall time (%.1f guest seconds a wall second)\n", g, w[c], g / w[c]
+			else
+				printf "# wgt-clock: %s s of guest time in %s s of wall time\n", g, (c in w ? w[c] : "?")
+			next
+		}
+		/^(not )?ok [0-9]+ / { n++ }
+		{ print }' "$outdir/$1.wall" "$outdir/$1.ktap" > "$outdir/$1.ktap.tmp"
+	mv "$outdir/$1.ktap.tmp" "$outdir/$1.ktap"
+	rm -f "$outdir/$1.wall"
 }
 
 # collect FILE PREFIX EXPECTED DIED [FLAVOR]: re-emit the guest KTAP in FILE
@@ -451,7 +499,7 @@ record() {
 # did) is counted apart; every other "not ok" is a failure.
 collect() {
 	local file=$1 prefix=$2 expected=$3 died=$4 flavor=${5:-}
-	local line res rest name directive diag= reported= stray=
+	local line res rest name directive diag= reported= stray= clock
 	rec_restarts=0
 	while IFS= read -r line; do
 		case "$line" in
@@ -476,7 +524,14 @@ collect() {
 				*SKIP*) skipped=$((skipped + 1)) ;;
 				*) passed=$((passed + 1)) ;;
 				esac
-				[ "${V:-0}" != 1 ] || [ -z "$diag" ] || emit "$diag"
+				if [ "${V:-0}" = 1 ]; then
+					[ -z "$diag" ] || emit "$diag"
+				else
+					# How much time a case on virtual time
+					# gained (vclock_note): said when it passes too.
+					clock=$(printf '%s\n' "$diag" | grep '^# wgt-clock: ' || true)
+					[ -z "$clock" ] || emit "$clock"
+				fi
 			elif [ -n "$flavor" ] && [ "${directive# \# TODO known failure: }" != "$directive" ]; then
 				# The one assertion the case names as a known failure
 				# (lib.sh xfail, bug_shows); the guest reported it so
@@ -531,10 +586,10 @@ guest_timeout() {
 	local c t sum=0
 	if [ -n "${SUITE_TIMEOUT:-}" ]; then
 		echo "$SUITE_TIMEOUT"
-	elif [ "$1" = netns ]; then
-		for c in $(cases_of netns x); do
-			[ -r "$top/netns-tests/cases/$c.sh" ] || continue
-			t=$(sed -n 's/^# timeout: \([0-9]*\)$/\1/p' "$top/netns-tests/cases/$c.sh")
+	elif [ "$1" = netns ] || [ "$1" = timers ]; then
+		for c in $(cases_of "$1" x); do
+			[ -r "$top/netns-tests/$(case_dir "$1")/$c.sh" ] || continue
+			t=$(sed -n 's/^# timeout: \([0-9]*\)$/\1/p' "$top/netns-tests/$(case_dir "$1")/$c.sh")
 			sum=$((sum + ${t:-120} + 10))
 		done
 		echo $((sum * ${TIMEOUT_SCALE:-1} + 300))
@@ -552,7 +607,7 @@ guest_timeout() {
 fix_cases() {
 	local f c fix list=
 	[ "$2" = carries ] || fix_known "$1" || return 0
-	for f in "$top"/netns-tests/cases/*.sh; do
+	for f in "$top"/netns-tests/cases/*.sh "$top"/netns-tests/timers/*.sh; do
 		c=$(basename "$f" .sh)
 		fix=$(case_fix "$c")
 		[ -n "$fix" ] || continue
@@ -731,6 +786,21 @@ one_guest() {
 		fi
 	fi
 	[ "$1" != netns ] || [ -z "${CASES:-}" ] || boot_args=(--args "$CASES")
+	if [ "$1" = timers ]; then
+		# Virtual time: one vCPU (-icount runs every vCPU on one TCG
+		# thread, and hung a two-vCPU guest at bring-up), 8 ns of guest
+		# time per instruction (shift=3: a busy guest's clock runs at
+		# about the host's pace), idle time skipped (sleep=off).  Never
+		# KVM: its clock is the host's.  --stamp: boot.sh records when
+		# each part of the verdict arrived, for vclock_note.
+		boot_args=(--smp 1 --accel tcg --qemu "-icount shift=3,sleep=off" --stamp
+			${CASES:+--args "$CASES"})
+		# The kernel's tick rate, where its config tells it, bounds how
+		# late a timer may fire (lib.sh timer_late_ms).
+		local hz
+		hz=$(sed -n 's/^CONFIG_HZ=\([0-9]*\)$/\1/p' "$(kernel_dir "$2")/config" 2> /dev/null || true)
+		boot_append=${hz:+wgt_hz=$hz}
+	fi
 	[ "$1" != zinc-selftest ] || ! has_kunit "$2" || boot_append=kunit.enable=1
 	if [ "$1" = zinc-selftest-relax ]; then
 		entry=zinc-selftest boot_append=zinc.force_simd_relax=1
@@ -865,13 +935,14 @@ collect_word() {
 		flavor=$flavors
 		if [ -z "$prep_error" ]; then
 			died=$(died_msg "$boot_rc" "$run")
+			[ "$suite" != timers ] || vclock_note "$run"
 			guest_case "$run" "$boot_rc"
 		else
 			died="not booted: $prep_error"
 		fi
 		where "$suite" "$(label "$flavor")" "$run"
 		collect "$outdir/$run.ktap" "$(label "$flavor"): $suite: " "$(cases_of "$suite" "$flavor")" \
-			"$died" "$([ "$suite" != netns ] || echo "$flavor")"
+			"$died" "$([ "$suite" != netns ] && [ "$suite" != timers ] || echo "$flavor")"
 		;;
 	esac
 }
@@ -889,6 +960,7 @@ for long in 1 0; do
 		split_word "${words[i]}"
 		is_long=0
 		[ "$suite" != netns ] || [ -n "${CASES:-}" ] || is_long=1
+		[ "$suite" != timers ] || [ -n "${CASES:-}" ] || is_long=1
 		[ $is_long != $long ] || order+=("$i")
 	done
 done

@@ -3,16 +3,28 @@
  * wgmitm: a UDP man in the middle for the WireGuard scenarios, run in a
  * namespace between two peers.
  *
- *   wgmitm relay CTL LA PA LB PB
+ *   wgmitm relay CTL LA PA LB PB [TIMELINE]
  *	Forward datagrams between peer A (real address PA) and peer B (PB):
  *	A sends to LA, B sends to LB; what arrives on LA leaves from LB to PB
  *	and the other way round.  Each side also has an attacker socket, bound
  *	to the address of LA (LB) with the port plus one, from which "atk"
  *	injections are sent; anything arriving there answers an injection and
  *	is counted.  The relay obeys text commands sent to the UDP address CTL.
+ *	With TIMELINE, every datagram from A or B is also written to that file
+ *	as it arrives, one line each (flushed):
+ *	    SECONDS DIR TYPE LEN SENDER RECEIVER COUNTER fwd|held
+ *	SECONDS is CLOCK_MONOTONIC (s.us), TYPE the message type (0: not
+ *	WireGuard), SENDER the sender index of an initiation or response,
+ *	RECEIVER the receiver index of a response, cookie reply or data
+ *	message, COUNTER a data message's counter (8 hex digits each for the
+ *	indices, 0 where the type has none).  Protocol timers are checked from
+ *	these: which session a data message uses, and when each was sent.
  *   wgmitm ctl CTL COMMAND...
  *	Send COMMAND to the relay at CTL and print its answer; exit 0 if the
  *	answer starts with "ok".
+ *   wgmitm send ADDR LEN
+ *	Send one datagram of LEN bytes (1 to 1400, zeros) to ADDR; the timers
+ *	cases use it for data that gets no answer.
  *   wgmitm sink ADDR SECONDS
  *	Receive on ADDR for SECONDS, or until SIGTERM or SIGINT, then print
  *	"packets N bytes N".
@@ -81,6 +93,7 @@ static struct side sides[2];	/* 0: A, 1: B */
 static struct stored last[NDIRS][NTYPES];
 static unsigned long fwd[NDIRS], held[NDIRS], seen[NDIRS][NTYPES], stray;
 static bool hold[NDIRS];
+static FILE *timeline;
 
 static void die(const char *fmt, ...)
 {
@@ -223,6 +236,37 @@ static int wg_type(const unsigned char *p, size_t len)
 	return p[0];
 }
 
+static uint32_t get_le32(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void timeline_add(int dir, int type, const unsigned char *p,
+			 size_t len)
+{
+	uint32_t sender = 0, receiver = 0;
+	unsigned long long counter = 0;
+	struct timespec ts;
+	int i;
+
+	if (!timeline)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if ((type == 1 || type == 2) && len >= 8)
+		sender = get_le32(p + 4);
+	if (type == 2 && len >= 12)
+		receiver = get_le32(p + 8);
+	if ((type == 3 || type == 4) && len >= 8)
+		receiver = get_le32(p + 4);
+	if (type == 4 && len >= 16)
+		for (i = 7; i >= 0; i--)
+			counter = counter << 8 | p[8 + i];
+	fprintf(timeline, "%ld.%06ld %s %d %zu %08x %08x %llu %s\n",
+		(long)ts.tv_sec, ts.tv_nsec / 1000, dir_names[dir], type, len,
+		sender, receiver, counter, hold[dir] ? "held" : "fwd");
+	fflush(timeline);
+}
+
 static void send_to(int fd, const struct side *dst, const void *buf, size_t len)
 {
 	/* Best effort: a full socket buffer only loses an injection. */
@@ -244,6 +288,7 @@ static void relay_packet(int from, const unsigned char *buf, size_t len,
 		return;
 	}
 	seen[dir][type]++;
+	timeline_add(dir, type, buf, len);
 	if (type != 4 || len > KEEPALIVE_LEN) {
 		last[dir][type].len = len;
 		memcpy(last[dir][type].data, buf, len);
@@ -444,7 +489,7 @@ static void control(int fd)
 	sendto(fd, out, strlen(out), 0, (struct sockaddr *)&src, slen);
 }
 
-static int relay(char **argv)
+static int relay(char **argv, const char *timeline_path)
 {
 	static unsigned char buf[MAX_PACKET];
 	struct sockaddr_storage ctl, local, src;
@@ -453,6 +498,11 @@ static int relay(char **argv)
 	int s, i, t;
 	ssize_t n;
 
+	if (timeline_path) {
+		timeline = fopen(timeline_path, "we");
+		if (!timeline)
+			die("%s: %s", timeline_path, strerror(errno));
+	}
 	len = parse_addr(argv[0], &ctl);
 	pfd[4].fd = bound_socket(&ctl, len);
 	for (s = 0; s < 2; s++) {
@@ -606,16 +656,39 @@ static int sink(char **argv)
 	return 0;
 }
 
+static int send_one(char **argv)
+{
+	static unsigned char buf[1400];
+	struct sockaddr_storage addr;
+	socklen_t len;
+	long n;
+	int fd;
+
+	len = parse_addr(argv[0], &addr);
+	if (parse_num(argv[1], 1, sizeof(buf), &n))
+		die("bad length '%s' (1 to %zu)", argv[1], sizeof(buf));
+	fd = socket(addr.ss_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		die("socket: %s", strerror(errno));
+	if (sendto(fd, buf, n, 0, (const struct sockaddr *)&addr, len) != n)
+		die("sendto %s: %s", argv[0], strerror(errno));
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc == 7 && !strcmp(argv[1], "relay"))
-		return relay(argv + 2);
+	if ((argc == 7 || argc == 8) && !strcmp(argv[1], "relay"))
+		return relay(argv + 2, argc == 8 ? argv[7] : NULL);
 	if (argc >= 4 && !strcmp(argv[1], "ctl"))
 		return ctl(argc - 2, argv + 2);
+	if (argc == 4 && !strcmp(argv[1], "send"))
+		return send_one(argv + 2);
 	if (argc == 4 && !strcmp(argv[1], "sink"))
 		return sink(argv + 2);
-	fprintf(stderr, "usage: wgmitm relay CTL LA PA LB PB\n"
+	fprintf(stderr, "usage: wgmitm relay CTL LA PA LB PB [TIMELINE]\n"
 			"       wgmitm ctl CTL COMMAND...\n"
+			"       wgmitm send ADDR LEN\n"
 			"       wgmitm sink ADDR SECONDS\n");
 	return 2;
 }

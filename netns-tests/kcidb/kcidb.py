@@ -251,12 +251,17 @@ def report(outdir):
         if secs:
             t["duration"] = int(secs)
         # run.sh's notes: how much the guest stretched the case's waits
-        # and timeout (timeout_scale), how often QEMU was booted again.
+        # and timeout (timeout_scale), how often QEMU was booted again;
+        # on virtual time (the timers suite), the seconds of the guest's
+        # clock and of the wall clock the case took.
         for word in notes.split():
             k, _, v = word.partition("=")
-            if k not in ("timeout_scale", "qemu_restarts") or not v.isdigit():
+            if k in ("timeout_scale", "qemu_restarts") and v.isdigit():
+                t["environment"]["misc"][k] = int(v)
+            elif k in ("guest_seconds", "wall_seconds") and re.fullmatch(r"[0-9]+(\.[0-9]+)?", v):
+                t["environment"]["misc"][k] = float(v)
+            else:
                 die(f"{outdir}/cases.tsv: bad note {word!r}: {line!r}")
-            t["environment"]["misc"][k] = int(v)
         if env.get("harness"):
             t["environment"]["misc"]["harness"] = env["harness"]
         tests.append(t)
