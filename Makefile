@@ -287,7 +287,9 @@ ifeq ($(ARCH),x86_64)
 # both CPUs, the counters, teardown); make test-matrix runs its whole
 # netns suite.  The crypto differential (crypto-diff: lib/crypto, and Zinc
 # where the kernel has it, against libsodium and OpenSSL on the host) runs
-# on every flavor.
+# on every flavor.  The timers suite (WireGuard's protocol timers, on
+# virtual time) runs on zinc and stock, and on every flavor in make
+# test-matrix; CASES (netns cases) leaves it out.
 MODULAR_CASES ?= tunnel-basic,crypto-path,sg-integrity,smp-crypt,counters,teardown
 # stock (pristine 6.1) is the baseline: its crypto differential, the interop
 # cells, and the same netns cases as zinc-modular (crypto-path checks the
@@ -299,12 +301,14 @@ ifeq ($(FLAVOR),zinc)
 TEST_SUITES ?= zinc-selftest:zinc zinc-selftest-relax:zinc crypto-diff:zinc netns:zinc \
 	two-guest:zinc+zinc crypto-diff:stock $(if $(CASES),netns,netns=$(STOCK_CASES)):stock \
 	zinc-selftest:zinc-modular crypto-diff:zinc-modular $(if $(CASES),netns,netns=$(MODULAR_CASES)):zinc-modular \
-	interop:zinc+stock interop:stock+zinc interop:zinc+go interop:go+zinc
+	interop:zinc+stock interop:stock+zinc interop:zinc+go interop:go+zinc \
+	$(if $(CASES),,timers:zinc timers:stock)
 else ifneq ($(filter zinc%,$(FLAVOR)),)
 TEST_SUITES ?= zinc-selftest:$(FLAVOR) zinc-selftest-relax:$(FLAVOR) crypto-diff:$(FLAVOR) \
-	netns:$(FLAVOR) two-guest:$(FLAVOR)+$(FLAVOR)
+	netns:$(FLAVOR) two-guest:$(FLAVOR)+$(FLAVOR) $(if $(CASES),,timers:$(FLAVOR))
 else
-TEST_SUITES ?= crypto-diff:$(FLAVOR) netns:$(FLAVOR) two-guest:$(FLAVOR)+$(FLAVOR)
+TEST_SUITES ?= crypto-diff:$(FLAVOR) netns:$(FLAVOR) two-guest:$(FLAVOR)+$(FLAVOR) \
+	$(if $(CASES),,timers:$(FLAVOR))
 endif
 else
 TEST_SUITES ?= zinc-selftest:zinc zinc-selftest-relax:zinc crypto-diff:zinc
@@ -363,7 +367,7 @@ DEBUG_SUITES ?= zinc-selftest:zinc-debug zinc-selftest-relax:zinc-debug crypto-d
 # the Zinc flavors through their selftests too: built-in and modular,
 # preemptible and not.
 MATRIX_FLAVORS ?= $(filter-out %-debug,$(FLAVORS))
-MATRIX_SUITES ?= $(foreach f,$(MATRIX_FLAVORS),$(if $(filter zinc%,$(f)),zinc-selftest:$(f)) crypto-diff:$(f) netns:$(f))
+MATRIX_SUITES ?= $(foreach f,$(MATRIX_FLAVORS),$(if $(filter zinc%,$(f)),zinc-selftest:$(f)) crypto-diff:$(f) netns:$(f) timers:$(f))
 # (One guest at a time unless SUITE_JOBS says otherwise: a whole matrix,
 # zinc-nopreempt's load-resched among it, has not yet run two at a time.)
 test-matrix: x86-only deps image

@@ -83,6 +83,12 @@ cleanup() {
 	log "$prog: $(($(date +%s) - case_start)) s"
 	for p in $bg_pids; do kill "$p" 2> /dev/null; done
 	for p in $bg_pids; do wait "$p" 2> /dev/null; done
+	# wireguard-go (WG_GO) exits once its TUN is gone: waited for, so
+	# the runner's leftover check does not find it on its way out.
+	if [ -n "${WG_GO:-}" ] && [ -S /var/run/wireguard/wgo.sock ]; then
+		ip -n "$ns_prefix-$WG_GO" link del wgo 2> /dev/null
+		wait_for 10 sh -c '! pidof wireguard-go'
+	fi
 	for x in $created_ns; do ip netns del "$x" 2> /dev/null; done
 	rm -f /tmp/"$ns_prefix".* /tmp/"$ns_prefix"-*
 }
@@ -213,16 +219,36 @@ keyfile() {
 	echo "$f"
 }
 
+# WG_GO=NS: the namespace whose WireGuard is wireguard-go, not the
+# kernel's (the timers suite's go cases): its wg0 is wireguard-go's TUN
+# "wgo" (wg finds a userspace interface by its UAPI socket, shared by all
+# namespaces, so it must not be named like a kernel one).  wg_if NS IFACE:
+# the name IFACE has in NS.
+wg_if() {
+	if [ "$1" = "${WG_GO:-}" ] && [ "$2" = wg0 ]; then echo wgo; else echo "$2"; fi
+}
+
 # wg_dev NS IFACE PORT PRIV: a WireGuard interface IFACE in NS (left down)
 # with private key PRIV, listening on PORT.
 wg_dev() {
-	ip -n "$ns_prefix-$1" link add "$2" type wireguard
-	on "$1" wg set "$2" private-key "$(keyfile "$4")" listen-port "$3"
+	local dev
+	dev=$(wg_if "$1" "$2")
+	if [ "$dev" = wgo ]; then
+		mkdir -p /var/run/wireguard
+		# (It daemonizes; its log to a file.)
+		on "$1" /usr/bin/wireguard-go wgo < /dev/null > /tmp/"$ns_prefix".go.log 2>&1 ||
+			fail "wireguard-go did not start: $(cat /tmp/"$ns_prefix".go.log)"
+		wait_for 30 test -S /var/run/wireguard/wgo.sock || fail "wireguard-go: no UAPI socket after 30 s"
+	else
+		ip -n "$ns_prefix-$1" link add "$dev" type wireguard
+	fi
+	on "$1" wg set "$dev" private-key "$(keyfile "$4")" listen-port "$3"
 }
 
 # wg_peer NS IFACE PUB [ARGS...]: wg set IFACE peer PUB ARGS... in NS.
 wg_peer() {
-	local ns=$1 dev=$2 pub=$3
+	local ns=$1 dev pub=$3
+	dev=$(wg_if "$1" "$2")
 	shift 3
 	on "$ns" wg set "$dev" peer "$pub" "$@"
 }
@@ -243,12 +269,12 @@ wg_tunnel() {
 		allowed-ips 192.168.241.2/32,fd00:241::2/128
 	wg_peer "$b" wg0 "$PUB_A" ${ep_a:+endpoint "$ep_a"} \
 		allowed-ips 192.168.241.1/32,fd00:241::1/128
-	ip -n "$ns_prefix-$a" addr add 192.168.241.1/24 dev wg0
-	ip -n "$ns_prefix-$b" addr add 192.168.241.2/24 dev wg0
-	ip -n "$ns_prefix-$a" addr add fd00:241::1/64 dev wg0 nodad
-	ip -n "$ns_prefix-$b" addr add fd00:241::2/64 dev wg0 nodad
-	ip -n "$ns_prefix-$a" link set wg0 up
-	ip -n "$ns_prefix-$b" link set wg0 up
+	ip -n "$ns_prefix-$a" addr add 192.168.241.1/24 dev "$(wg_if "$a" wg0)"
+	ip -n "$ns_prefix-$b" addr add 192.168.241.2/24 dev "$(wg_if "$b" wg0)"
+	ip -n "$ns_prefix-$a" addr add fd00:241::1/64 dev "$(wg_if "$a" wg0)" nodad
+	ip -n "$ns_prefix-$b" addr add fd00:241::2/64 dev "$(wg_if "$b" wg0)" nodad
+	ip -n "$ns_prefix-$a" link set "$(wg_if "$a" wg0)" up
+	ip -n "$ns_prefix-$b" link set "$(wg_if "$b" wg0)" up
 }
 
 # wg_pair A B: the usual two-peer setup.  Underlay 10.0.0.1/24 (A) and

@@ -2,14 +2,15 @@
 # Key zeroing (timers.c, wg_timers_session_derived): every key of a peer
 # is erased REJECT_AFTER_TIME * 3 (540 s) after the last session was
 # derived, on both sides, and the timer starts again with each new
-# session.  a starts a session, sends at 125 s so that it rekeys (send
-# path), then the tunnel stays idle.  The times of the sessions come from
+# session.  a starts a session, sends at 185 s (the keypair has expired:
+# a new session, whatever the rekey timers do), then the tunnel stays
+# idle.  The times of the sessions come from
 # the wire; the erasure itself leaves no trace on the wire, so its time is
 # the kernel's "Zeroing out all keys" line (WIREGUARD_DEBUG), set against
 # the relay's clock through a mark written to the kernel log.  Also
 # asserted from the wire: the erasure sends nothing, and nothing else
 # (no rekey) happened in between.
-# timeout: 900
+# timeout: 1000
 . "$(dirname "$0")/../lib.sh"
 WAIT_STEP=1
 
@@ -24,10 +25,10 @@ kmsg_mark
 ping_all a 1 -W 5 192.168.241.2
 t_hs=$(tl_times "$tl" b2a 2 | head -n 1)
 [ -n "$t_hs" ] || { tl_show "$tl"; fail "no handshake"; }
-# At 125 s a sends: a new session (a's send path), which restarts the 540 s.
-while [ "$(awk -v t="$t_hs" '{ printf "%d", $1 - t }' /proc/uptime)" -lt 125 ]; do sleep 5; done
-ping_all a 1 -W 5 192.168.241.2
-wait_for 10 tl_seen 2 "$tl" b2a 2 || { tl_show "$tl" "$t_hs"; fail "a did not rekey when it sent at 125 s"; }
+# At 185 s a sends: a new session, which restarts the 540 s.
+while [ "$(awk -v t="$t_hs" '{ printf "%d", $1 - t }' /proc/uptime)" -lt 185 ]; do sleep 5; done
+ping_all a 1 -W 10 192.168.241.2
+wait_for 10 tl_seen 2 "$tl" b2a 2 || { tl_show "$tl" "$t_hs"; fail "no new session when a sent at 185 s"; }
 t_last=$(tl_times "$tl" b2a 2 | tail -n 1)
 echo "sessions at $t_hs s and $t_last s"
 
@@ -48,8 +49,10 @@ for z in "$@"; do
 		fail "keys erased at $z s: $(awk -v t="$t_last" -v z="$z" 'BEGIN { print z - t }') s after the last session, not 540 s (up to $late ms late)"
 done
 pass "both peers' keys erased 540 s after the last session (not the first)"
-# From the wire: nothing after a's passive keepalive (10 s in).
-n=$(awk -v t="$t_last" -v l="$(timer_late_ms 10)" '$1 > t + 10 + l / 1000' "$tl" | wc -l)
-[ "$n" = 0 ] || { tl_show "$tl" "$t_last"; fail "$n messages on the wire between the last session's keepalive and the erasure"; }
-[ "$(tl_count "$tl" a2b 4 32 32 "$t_last")" = 1 ] || { tl_show "$tl" "$t_last"; fail "a's passive keepalive after the last session is not on the wire: the silence above proves nothing"; }
+# From the wire: nothing after a's passive keepalive (10 s in: b's echo
+# reply got no answer), whenever it came.
+k=$(tl_times "$tl" a2b 4 32 32 "$t_last" | head -n 1)
+[ -n "$k" ] || { tl_show "$tl" "$t_last"; fail "a's passive keepalive after the last session is not on the wire: the silence below would prove nothing"; }
+n=$(awk -v t="$k" '$1 > t' "$tl" | wc -l)
+[ "$n" = 0 ] || { tl_show "$tl" "$t_last"; fail "$n messages on the wire after a's last keepalive ($k s), through the erasure"; }
 pass "the tunnel was silent from a's last keepalive to the erasure and after"
