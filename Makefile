@@ -294,9 +294,9 @@ MODULAR_CASES ?= tunnel-basic,crypto-path,sg-integrity,smp-crypt,counters,teardo
 # stock (pristine 6.1) is the baseline: its crypto differential, the interop
 # cells, and the same netns cases as zinc-modular (crypto-path checks the
 # mirror image there: lib/crypto carried the tunnel, Zinc is absent) plus
-# rehandshake-race, the known failure that wg-patches/fixes/ mends;
-# make test-matrix runs its whole netns suite.
-STOCK_CASES ?= $(MODULAR_CASES),rehandshake-race
+# rehandshake-race and newhandshake-race, the known failures that
+# wg-patches/fixes/ mends; make test-matrix runs its whole netns suite.
+STOCK_CASES ?= $(MODULAR_CASES),rehandshake-race,newhandshake-race
 ifeq ($(FLAVOR),zinc)
 TEST_SUITES ?= zinc-selftest:zinc zinc-selftest-relax:zinc crypto-diff:zinc netns:zinc \
 	two-guest:zinc+zinc crypto-diff:stock $(if $(CASES),netns,netns=$(STOCK_CASES)):stock \

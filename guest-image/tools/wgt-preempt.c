@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wgt-preempt IFACE CPU COUNT [MAX_MS]: hold CPU away from the WireGuard
- * handshake sender, right after it sent an initiation.
+ * wgt-preempt [--data] IFACE CPU COUNT [MAX_MS]: hold CPU away from the
+ * WireGuard handshake sender, right after it sent an initiation; with
+ * --data, from the data sender (the peer's transmit worker), right after
+ * it sent a data message.
  *
  * A SCHED_FIFO thread pinned to CPU waits on a packet socket on IFACE.  A
  * WireGuard handshake initiation leaving IFACE (outgoing UDP, 148-byte
@@ -18,6 +20,10 @@
  * where P is the sending interface's UDP port, so a case with several
  * tunnels can tell which of them the race was provoked on.
  * and exits after COUNT initiations (0: never), or on SIGTERM.
+ *
+ * --data: the same for outgoing data messages (type 4, longer than a
+ * keepalive) and the next incoming one (the answer), printing
+ *	data N from port P: held cpuC for M ms (answer seen|no answer)
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -28,6 +34,7 @@
 #include <netinet/ip.h>
 #include <netinet/udp.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +82,26 @@ static int wg_type(const unsigned char *p, ssize_t n, size_t len)
 	return p[hl + sizeof(*udp)];
 }
 
+/* The WireGuard message type of an IPv4 UDP datagram that carries a data
+ * message longer than a keepalive (type 4, more than 32 bytes), or -1.
+ */
+static int wg_data(const unsigned char *p, ssize_t n)
+{
+	const struct iphdr *ip = (const void *)p;
+	const struct udphdr *udp;
+	size_t hl;
+
+	if (n < (ssize_t)sizeof(*ip) || ip->version != 4 || ip->protocol != IPPROTO_UDP)
+		return -1;
+	hl = ip->ihl * 4;
+	if (n < (ssize_t)(hl + sizeof(*udp) + 4))
+		return -1;
+	udp = (const void *)(p + hl);
+	if (ntohs(udp->len) <= sizeof(*udp) + 32 || p[hl + sizeof(*udp)] != 4)
+		return -1;
+	return 4;
+}
+
 /* The UDP source port of an IPv4 datagram wg_type() accepted. */
 static unsigned int udp_sport(const unsigned char *p)
 {
@@ -90,11 +117,17 @@ int main(int argc, char **argv)
 	struct sockaddr_ll sll = { 0 };
 	unsigned char buf[2048];
 	long max_ms, count, seen = 0;
+	bool data = false;
 	cpu_set_t set;
 	int fd, cpu;
 
+	if (argc > 1 && !strcmp(argv[1], "--data")) {
+		data = true;
+		argv++;
+		argc--;
+	}
 	if (argc < 4 || argc > 5) {
-		fprintf(stderr, "usage: wgt-preempt IFACE CPU COUNT(0: until killed) [MAX_MS]\n");
+		fprintf(stderr, "usage: wgt-preempt [--data] IFACE CPU COUNT(0: until killed) [MAX_MS]\n");
 		return 2;
 	}
 	cpu = atoi(argv[2]);
@@ -137,7 +170,8 @@ int main(int argc, char **argv)
 			die("recvfrom");
 		}
 		if (from.sll_pkttype != PACKET_OUTGOING ||
-		    wg_type(buf, n, WG_INITIATION_LEN) != WG_INITIATION)
+		    (data ? wg_data(buf, n) < 0 :
+		     wg_type(buf, n, WG_INITIATION_LEN) != WG_INITIATION))
 			continue;
 		/* Here the sender is preempted; keep the CPU. */
 		start = now_ms();
@@ -147,16 +181,22 @@ int main(int argc, char **argv)
 			n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT,
 				     (struct sockaddr *)&from, &(socklen_t){ sizeof(from) });
 			if (!settle && n > 0 && from.sll_pkttype != PACKET_OUTGOING &&
-			    wg_type(buf, n, WG_RESPONSE_LEN) == WG_RESPONSE) {
+			    (data ? wg_data(buf, n) == 4 :
+			     wg_type(buf, n, WG_RESPONSE_LEN) == WG_RESPONSE)) {
 				settle = now_ms() + SETTLE_MS;
 				if (settle < until)
 					until = settle;
 			}
 		}
 		seen++;
-		printf("initiation %ld from port %u: held cpu%d for %ld ms (%s)\n",
-		       seen, sport, cpu, now_ms() - start,
-		       settle ? "response seen" : "no response");
+		if (data)
+			printf("data %ld from port %u: held cpu%d for %ld ms (%s)\n",
+			       seen, sport, cpu, now_ms() - start,
+			       settle ? "answer seen" : "no answer");
+		else
+			printf("initiation %ld from port %u: held cpu%d for %ld ms (%s)\n",
+			       seen, sport, cpu, now_ms() - start,
+			       settle ? "response seen" : "no response");
 		fflush(stdout);
 	}
 	return 0;
