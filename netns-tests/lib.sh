@@ -764,6 +764,55 @@ randkeys() {
 # relay's timeline (mitm_pair TIMELINE) has a line a message: "SECONDS DIR
 # TYPE LEN SENDER RECEIVER COUNTER fwd|held" (guest-image/tools/wgmitm.c).
 #
+# race_tunnels K NAME NET PORT_A PORT_B: K tunnels NAME1..NAMEK between
+# namespaces a and b, over one veth (10.0.0.1 in a, 10.0.0.2 in b), for
+# the race cases: tunnel i listens on PORT_A + i in a and PORT_B + i in b,
+# inner 10.NET.i.1/24 (a) and 10.NET.i.2 (b); a has b's endpoint, b learns
+# a's from the handshake.  pub_i: b's public key of tunnel i.  One wg call
+# per interface, the links and addresses in ip batches: the setup's time
+# is mostly process starts under TCG.
+race_tunnels() {
+	local k=$1 name=$2 net=$3 pa0=$4 pb0=$5 i=1 ka pa kb pb
+	ns_add a
+	ns_add b
+	veth_pair a b
+	ip -n "$(nsname a)" addr add 10.0.0.1/24 dev veth-a
+	ip -n "$(nsname b)" addr add 10.0.0.2/24 dev veth-b
+	seq 1 "$k" | sed "s/.*/link add $name& type wireguard/" > /tmp/"$ns_prefix".links
+	ip -n "$(nsname a)" -batch /tmp/"$ns_prefix".links
+	ip -n "$(nsname b)" -batch /tmp/"$ns_prefix".links
+	: > /tmp/"$ns_prefix".ipa
+	: > /tmp/"$ns_prefix".ipb
+	while [ $i -le "$k" ]; do
+		keypair
+		ka=$PRIV pa=$PUB
+		keypair
+		kb=$PRIV pb=$PUB
+		on a wg set "$name$i" private-key "$(keyfile "$ka")" listen-port $((pa0 + i)) \
+			peer "$pb" endpoint 10.0.0.2:$((pb0 + i)) allowed-ips "10.$net.$i.2/32"
+		on b wg set "$name$i" private-key "$(keyfile "$kb")" listen-port $((pb0 + i)) \
+			peer "$pa" allowed-ips "10.$net.$i.1/32"
+		printf 'addr add 10.%s.%d.1/24 dev %s%d\nlink set %s%d up\n' "$net" $i "$name" $i "$name" $i >> /tmp/"$ns_prefix".ipa
+		printf 'addr add 10.%s.%d.2/24 dev %s%d\nlink set %s%d up\n' "$net" $i "$name" $i "$name" $i >> /tmp/"$ns_prefix".ipb
+		eval "pub_$i=\$pb"
+		i=$((i + 1))
+	done
+	ip -n "$(nsname a)" -batch /tmp/"$ns_prefix".ipa
+	ip -n "$(nsname b)" -batch /tmp/"$ns_prefix".ipb
+}
+
+# timers_pair: every timers case's setup: a and b joined through a wgmitm
+# relay in m (mitm_pair) writing its timeline to $tl; waits poll once a
+# second (WAIT_STEP: on virtual time each poll costs guest time).
+timers_pair() {
+	WAIT_STEP=1
+	tl=/tmp/$ns_prefix.timeline
+	ns_add a
+	ns_add m
+	ns_add b
+	mitm_pair a m b "$tl"
+}
+
 # tl_times FILE DIR TYPE [MINLEN [MAXLEN [FROM [TO]]]]: the times of the
 # messages of TYPE in DIR (a2b, b2a), of MINLEN to MAXLEN bytes, seen at
 # FROM to TO seconds (the relay's clock), one a line.

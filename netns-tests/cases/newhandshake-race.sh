@@ -29,32 +29,7 @@ k=${RACE_TUNNELS:-8}
 rounds=${ROUNDS:-8}
 [ "$(nproc)" -ge 2 ] || skip "the race needs two CPUs, the guest has $(nproc)"
 
-ns_add a
-ns_add b
-veth_pair a b
-ip -n "$(nsname a)" addr add 10.0.0.1/24 dev veth-a
-ip -n "$(nsname b)" addr add 10.0.0.2/24 dev veth-b
-seq 1 $k | sed 's/.*/link add nh& type wireguard/' > /tmp/"$ns_prefix".links
-ip -n "$(nsname a)" -batch /tmp/"$ns_prefix".links
-ip -n "$(nsname b)" -batch /tmp/"$ns_prefix".links
-i=1
-: > /tmp/"$ns_prefix".ipa
-: > /tmp/"$ns_prefix".ipb
-while [ $i -le $k ]; do
-	keypair
-	ka=$PRIV pa=$PUB
-	keypair
-	kb=$PRIV pb=$PUB
-	on a wg set nh$i private-key "$(keyfile "$ka")" listen-port $((52500 + i)) \
-		peer "$pb" endpoint 10.0.0.2:$((52700 + i)) allowed-ips 10.211.$i.2/32
-	on b wg set nh$i private-key "$(keyfile "$kb")" listen-port $((52700 + i)) \
-		peer "$pa" endpoint 10.0.0.1:$((52500 + i)) allowed-ips 10.211.$i.1/32
-	printf 'addr add 10.211.%d.1/24 dev nh%d\nlink set nh%d up\n' $i $i $i >> /tmp/"$ns_prefix".ipa
-	printf 'addr add 10.211.%d.2/24 dev nh%d\nlink set nh%d up\n' $i $i $i >> /tmp/"$ns_prefix".ipb
-	i=$((i + 1))
-done
-ip -n "$(nsname a)" -batch /tmp/"$ns_prefix".ipa
-ip -n "$(nsname b)" -batch /tmp/"$ns_prefix".ipb
+race_tunnels $k nh 211 52500 52700
 
 # Every tunnel's handshake done first, with no CPU held, and at rest: a
 # retry from 6.1's other race (rehandshake-race) is over within REKEY_TIMEOUT.

@@ -32,35 +32,7 @@ mask=/sys/devices/virtual/workqueue/cpumask
 old_mask=$(cat $mask)
 trap 'echo "$old_mask" > $mask; cleanup' EXIT
 
-ns_add a
-ns_add b
-veth_pair a b
-ip -n "$(nsname a)" addr add 10.0.0.1/24 dev veth-a
-ip -n "$(nsname b)" addr add 10.0.0.2/24 dev veth-b
-# One wg call per interface, the links and addresses in ip batches: the
-# setup's time is mostly process starts under TCG.
-seq 1 $k | sed 's/.*/link add rk& type wireguard/' > /tmp/"$ns_prefix".links
-ip -n "$(nsname a)" -batch /tmp/"$ns_prefix".links
-ip -n "$(nsname b)" -batch /tmp/"$ns_prefix".links
-i=1
-: > /tmp/"$ns_prefix".ipa
-: > /tmp/"$ns_prefix".ipb
-while [ $i -le $k ]; do
-	keypair
-	ka=$PRIV pa=$PUB
-	keypair
-	kb=$PRIV pb=$PUB
-	on a wg set rk$i private-key "$(keyfile "$ka")" listen-port $((52100 + i)) \
-		peer "$pb" endpoint 10.0.0.2:$((52300 + i)) allowed-ips 10.210.$i.2/32
-	on b wg set rk$i private-key "$(keyfile "$kb")" listen-port $((52300 + i)) \
-		peer "$pa" allowed-ips 10.210.$i.1/32
-	printf 'addr add 10.210.%d.1/24 dev rk%d\nlink set rk%d up\n' $i $i $i >> /tmp/"$ns_prefix".ipa
-	printf 'addr add 10.210.%d.2/24 dev rk%d\nlink set rk%d up\n' $i $i $i >> /tmp/"$ns_prefix".ipb
-	eval "pub_$i=\$pb"
-	i=$((i + 1))
-done
-ip -n "$(nsname a)" -batch /tmp/"$ns_prefix".ipa
-ip -n "$(nsname b)" -batch /tmp/"$ns_prefix".ipb
+race_tunnels $k rk 210 52100 52300
 
 # done_count: how many of a's tunnels have completed a handshake.
 done_count() {

@@ -9,13 +9,8 @@
 # timer as the first one leaves, so none follows: not asserted either way.)
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
-WAIT_STEP=1
 
-tl=/tmp/$ns_prefix.timeline
-ns_add a
-ns_add m
-ns_add b
-mitm_pair a m b "$tl"
+timers_pair
 bg a /usr/bin/wgmitm sink 192.168.241.1:9999 600
 wait_for 10 udp_listening a 9999 || fail "no sink on a"
 

@@ -6,13 +6,8 @@
 # Timed on the wire, over 12 intervals.
 # timeout: 700
 . "$(dirname "$0")/../lib.sh"
-WAIT_STEP=1
 
-tl=/tmp/$ns_prefix.timeline
-ns_add a
-ns_add m
-ns_add b
-mitm_pair a m b "$tl"
+timers_pair
 
 ping_all a 1 -W 5 192.168.241.2
 wg_peer a wg0 "$PUB_B" persistent-keepalive 25

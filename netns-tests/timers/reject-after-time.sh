@@ -10,13 +10,8 @@
 # bad-packets: the replay at 182 s is refused on purpose
 # timeout: 500
 . "$(dirname "$0")/../lib.sh"
-WAIT_STEP=1
 
-tl=/tmp/$ns_prefix.timeline
-ns_add a
-ns_add m
-ns_add b
-mitm_pair a m b "$tl"
+timers_pair
 bg a /usr/bin/wgmitm sink 192.168.241.1:9999 900
 wait_for 10 udp_listening a 9999 || fail "no sink on a"
 

@@ -8,13 +8,8 @@
 # ask for no answer).  Timed on the wire.
 # timeout: 400
 . "$(dirname "$0")/../lib.sh"
-WAIT_STEP=1
 
-tl=/tmp/$ns_prefix.timeline
-ns_add a
-ns_add m
-ns_add b
-mitm_pair a m b "$tl"
+timers_pair
 
 ping_all a 1 -W 5 192.168.241.2
 t_hs=$(tl_times "$tl" b2a 2 | head -n 1)

@@ -7,13 +7,8 @@
 # are dropped, so a packet sent later arrives alone.  Timed on the wire.
 # timeout: 400
 . "$(dirname "$0")/../lib.sh"
-WAIT_STEP=1
 
-tl=/tmp/$ns_prefix.timeline
-ns_add a
-ns_add m
-ns_add b
-mitm_pair a m b "$tl"
+timers_pair
 mitm hold b2a on
 
 # One echo request staged on a, whose handshake gets no response.

@@ -12,13 +12,8 @@
 # (no rekey) happened in between.
 # timeout: 1000
 . "$(dirname "$0")/../lib.sh"
-WAIT_STEP=1
 
-tl=/tmp/$ns_prefix.timeline
-ns_add a
-ns_add m
-ns_add b
-mitm_pair a m b "$tl"
+timers_pair
 u_mark=$(tl_now)
 kmsg_mark
 
