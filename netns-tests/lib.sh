@@ -342,14 +342,39 @@ snmp() {
 		END { print v + 0 }'
 }
 
+# ping_scaled ARGS...: sets PING_ARGS to ARGS with the reply wait (-W N)
+# stretched by the guest's measured slowness (wgt_timeout_scale), like
+# every other wait: a guest 15 times slower than the reference (a starved
+# host) lost a reply to -W 3 in a soak.
+ping_scaled() {
+	local n=$# a w=
+	while [ $n -gt 0 ]; do
+		a=$1
+		shift
+		n=$((n - 1))
+		if [ -n "$w" ]; then
+			a=$((a * ${wgt_timeout_scale:-1}))
+			w=
+		fi
+		[ "$a" != -W ] || w=1
+		set -- "$@" "$a"
+	done
+	PING_ARGS="$*"
+}
+
 # ping_count NS ARGS...: run ping ARGS in NS and print how many replies came
 # back (0 when ping failed); the summary goes to stderr.  Whatever ping's
-# own timeouts do, it is interrupted (and reports) after 60 s.
+# own timeouts do, it is interrupted (and reports) after 60 s, stretched
+# like -W (ping_scaled).
 ping_count() {
 	local ns=$1 out
 	shift
+	ping_scaled "$@"
+	# (PING_ARGS: words without spaces, options and an address.)
+	# shellcheck disable=SC2086
+	set -- $PING_ARGS
 	log "[$ns_prefix-$ns] ping $*"
-	out=$(timeout -s INT 60 /usr/bin/ip netns exec "$ns_prefix-$ns" /usr/bin/ping "$@" 2>&1 || true)
+	out=$(timeout -s INT $((60 * ${wgt_timeout_scale:-1})) /usr/bin/ip netns exec "$ns_prefix-$ns" /usr/bin/ping "$@" 2>&1 || true)
 	echo "$out" | grep -E 'transmitted|error' >&2 || true
 	echo "$out" | sed -n 's/.* \([0-9]*\) received.*/\1/p' | grep . || echo 0
 }
@@ -371,8 +396,11 @@ ping_all() {
 no_ping() {
 	local ns=$1 out sent
 	shift
+	ping_scaled "$@"
+	# shellcheck disable=SC2086
+	set -- $PING_ARGS
 	log "[$ns_prefix-$ns] ping $* (expecting no reply)"
-	out=$(timeout -s INT 60 /usr/bin/ip netns exec "$ns_prefix-$ns" /usr/bin/ping "$@" 2>&1 || true)
+	out=$(timeout -s INT $((60 * ${wgt_timeout_scale:-1})) /usr/bin/ip netns exec "$ns_prefix-$ns" /usr/bin/ping "$@" 2>&1 || true)
 	echo "$out" | grep -E 'transmitted|error' >&2 || true
 	sent=$(echo "$out" | sed -n 's/^\([0-9]*\) packets transmitted.*/\1/p')
 	[ "${sent:-0}" -gt 0 ] || fail "[$ns] ping $*: nothing was sent: $(echo "$out" | head -n 1)"
