@@ -62,44 +62,50 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
+/* The payload of an IPv4 UDP datagram of N captured bytes, of at least 4
+ * bytes, and its length from the UDP header in *LEN; NULL for anything else.
+ */
+static const unsigned char *udp_payload(const unsigned char *p, ssize_t n,
+					size_t *len)
+{
+	const struct iphdr *ip = (const void *)p;
+	const struct udphdr *udp;
+	size_t hl;
+
+	if (n < (ssize_t)sizeof(*ip) || ip->version != 4 || ip->protocol != IPPROTO_UDP)
+		return NULL;
+	hl = ip->ihl * 4;
+	if (n < (ssize_t)(hl + sizeof(*udp) + 4))
+		return NULL;
+	udp = (const void *)(p + hl);
+	if (ntohs(udp->len) < sizeof(*udp) + 4)
+		return NULL;
+	*len = ntohs(udp->len) - sizeof(*udp);
+	return p + hl + sizeof(*udp);
+}
+
 /* The WireGuard message type of an IPv4 UDP datagram of LEN bytes of
  * payload exactly, or -1.
  */
 static int wg_type(const unsigned char *p, ssize_t n, size_t len)
 {
-	const struct iphdr *ip = (const void *)p;
-	const struct udphdr *udp;
-	size_t hl;
+	const unsigned char *msg;
+	size_t got;
 
-	if (n < (ssize_t)sizeof(*ip) || ip->version != 4 || ip->protocol != IPPROTO_UDP)
-		return -1;
-	hl = ip->ihl * 4;
-	if (n < (ssize_t)(hl + sizeof(*udp) + len))
-		return -1;
-	udp = (const void *)(p + hl);
-	if (ntohs(udp->len) != sizeof(*udp) + len)
-		return -1;
-	return p[hl + sizeof(*udp)];
+	msg = udp_payload(p, n, &got);
+	return msg && got == len ? msg[0] : -1;
 }
 
-/* The WireGuard message type of an IPv4 UDP datagram that carries a data
- * message longer than a keepalive (type 4, more than 32 bytes), or -1.
+/* 4 for an IPv4 UDP datagram that carries a data message longer than a
+ * keepalive (type 4, more than 32 bytes), or -1.
  */
 static int wg_data(const unsigned char *p, ssize_t n)
 {
-	const struct iphdr *ip = (const void *)p;
-	const struct udphdr *udp;
-	size_t hl;
+	const unsigned char *msg;
+	size_t got;
 
-	if (n < (ssize_t)sizeof(*ip) || ip->version != 4 || ip->protocol != IPPROTO_UDP)
-		return -1;
-	hl = ip->ihl * 4;
-	if (n < (ssize_t)(hl + sizeof(*udp) + 4))
-		return -1;
-	udp = (const void *)(p + hl);
-	if (ntohs(udp->len) <= sizeof(*udp) + 32 || p[hl + sizeof(*udp)] != 4)
-		return -1;
-	return 4;
+	msg = udp_payload(p, n, &got);
+	return msg && got > 32 && msg[0] == 4 ? 4 : -1;
 }
 
 /* The UDP source port of an IPv4 datagram wg_type() accepted. */
