@@ -269,12 +269,15 @@ wg_tunnel() {
 		allowed-ips 192.168.241.2/32,fd00:241::2/128
 	wg_peer "$b" wg0 "$PUB_A" ${ep_a:+endpoint "$ep_a"} \
 		allowed-ips 192.168.241.1/32,fd00:241::1/128
-	ip -n "$ns_prefix-$a" addr add 192.168.241.1/24 dev "$(wg_if "$a" wg0)"
-	ip -n "$ns_prefix-$b" addr add 192.168.241.2/24 dev "$(wg_if "$b" wg0)"
-	ip -n "$ns_prefix-$a" addr add fd00:241::1/64 dev "$(wg_if "$a" wg0)" nodad
-	ip -n "$ns_prefix-$b" addr add fd00:241::2/64 dev "$(wg_if "$b" wg0)" nodad
-	ip -n "$ns_prefix-$a" link set "$(wg_if "$a" wg0)" up
-	ip -n "$ns_prefix-$b" link set "$(wg_if "$b" wg0)" up
+	local dev_a dev_b
+	dev_a=$(wg_if "$a" wg0)
+	dev_b=$(wg_if "$b" wg0)
+	ip -n "$ns_prefix-$a" addr add 192.168.241.1/24 dev "$dev_a"
+	ip -n "$ns_prefix-$b" addr add 192.168.241.2/24 dev "$dev_b"
+	ip -n "$ns_prefix-$a" addr add fd00:241::1/64 dev "$dev_a" nodad
+	ip -n "$ns_prefix-$b" addr add fd00:241::2/64 dev "$dev_b" nodad
+	ip -n "$ns_prefix-$a" link set "$dev_a" up
+	ip -n "$ns_prefix-$b" link set "$dev_b" up
 }
 
 # wg_pair A B: the usual two-peer setup.  Underlay 10.0.0.1/24 (A) and
