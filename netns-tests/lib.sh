@@ -364,22 +364,28 @@ ping_scaled() {
 	done
 	PING_ARGS="$*"
 }
-
-# ping_count NS ARGS...: run ping ARGS in NS and print how many replies came
-# back (0 when ping failed); the summary goes to stderr.  Whatever ping's
-# own timeouts do, it is interrupted (and reports) after 60 s, stretched
-# like -W (ping_scaled).
-ping_count() {
-	local ns=$1 out
+# ping_run NS ARGS...: ping ARGS (ping_scaled) in NS, its output in
+# PING_OUT, its summary to stderr, interrupted after 60 s stretched like
+# -W.  ping_count and no_ping read it.
+ping_run() {
+	local ns=$1
 	shift
 	ping_scaled "$@"
 	# (PING_ARGS: words without spaces, options and an address.)
 	# shellcheck disable=SC2086
 	set -- $PING_ARGS
 	log "[$ns_prefix-$ns] ping $*"
-	out=$(timeout -s INT $((60 * ${wgt_timeout_scale:-1})) /usr/bin/ip netns exec "$ns_prefix-$ns" /usr/bin/ping "$@" 2>&1 || true)
-	echo "$out" | grep -E 'transmitted|error' >&2 || true
-	echo "$out" | sed -n 's/.* \([0-9]*\) received.*/\1/p' | grep . || echo 0
+	PING_OUT=$(timeout -s INT $((60 * ${wgt_timeout_scale:-1})) /usr/bin/ip netns exec "$ns_prefix-$ns" /usr/bin/ping "$@" 2>&1 || true)
+	echo "$PING_OUT" | grep -E 'transmitted|error' >&2 || true
+}
+
+# ping_count NS ARGS...: run ping ARGS in NS and print how many replies came
+# back (0 when ping failed); the summary goes to stderr.  Whatever ping's
+# own timeouts do, it is interrupted (and reports) after 60 s, stretched
+# like -W (ping_scaled).
+ping_count() {
+	ping_run "$@"
+	echo "$PING_OUT" | sed -n 's/.* \([0-9]*\) received.*/\1/p' | grep . || echo 0
 }
 
 # ping_all NS COUNT ARGS...: COUNT pings in NS (ARGS: options and the
@@ -397,17 +403,13 @@ ping_all() {
 # a peer) is a send that got no reply.  Where the point is that packets
 # arrived and were refused, the case checks the receiver too.
 no_ping() {
-	local ns=$1 out sent
+	local ns=$1 sent
 	shift
-	ping_scaled "$@"
-	# shellcheck disable=SC2086
-	set -- $PING_ARGS
-	log "[$ns_prefix-$ns] ping $* (expecting no reply)"
-	out=$(timeout -s INT $((60 * ${wgt_timeout_scale:-1})) /usr/bin/ip netns exec "$ns_prefix-$ns" /usr/bin/ping "$@" 2>&1 || true)
-	echo "$out" | grep -E 'transmitted|error' >&2 || true
-	sent=$(echo "$out" | sed -n 's/^\([0-9]*\) packets transmitted.*/\1/p')
-	[ "${sent:-0}" -gt 0 ] || fail "[$ns] ping $*: nothing was sent: $(echo "$out" | head -n 1)"
-	echo "$out" | grep -q ', 0 received' || fail "[$ns] ping $* got a reply, expected none"
+	log "[$ns_prefix-$ns] the ping below expects no reply"
+	ping_run "$ns" "$@"
+	sent=$(echo "$PING_OUT" | sed -n 's/^\([0-9]*\) packets transmitted.*/\1/p')
+	[ "${sent:-0}" -gt 0 ] || fail "[$ns] ping $PING_ARGS: nothing was sent: $(echo "$PING_OUT" | head -n 1)"
+	echo "$PING_OUT" | grep -q ', 0 received' || fail "[$ns] ping $PING_ARGS got a reply, expected none"
 }
 
 # quiet_period SECONDS: give something that must NOT happen (an answer to
