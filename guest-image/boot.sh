@@ -132,7 +132,7 @@ cmdline="$cmdline watchdog_thresh=30 sysctl.kernel.panic_on_rcu_stall=1"
 # lost a self-test's pass line under another primitive's 781 failure lines
 # (a fixture), so the first primitives read as failed.  8 MiB holds a run.
 cmdline="$cmdline log_buf_len=8M"
-cmdline="$cmdline wgt_entry=$entry wgt_seed=$seed wgt_smp=$smp"
+cmdline="$cmdline wgt_entry=$entry wgt_seed=$seed wgt_smp=$smp wgt_accel=$accel"
 [ -z "$args" ] || cmdline="$cmdline wgt_args=$args"
 # What the kernel's config fragments need at boot (kernel/build.sh).
 params=$(dirname "$kernel")/boot-params

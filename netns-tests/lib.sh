@@ -612,10 +612,10 @@ prof_filter() {
 }
 # prof_start: zero the counts and count; prof_pause: stop counting, keep
 # the counts for prof_hits; prof_stop: stop and clear the filter.
-prof_start() { echo 1 > $PROF_TR/function_profile_enabled; }
-prof_pause() { echo 0 > $PROF_TR/function_profile_enabled; }
+prof_start() { text_patch tr_write 1 function_profile_enabled; }
+prof_pause() { text_patch tr_write 0 function_profile_enabled; }
 prof_stop() {
-	echo 0 > $PROF_TR/function_profile_enabled 2> /dev/null || true
+	text_patch tr_write 0 function_profile_enabled 2> /dev/null || true
 	echo > $PROF_TR/set_ftrace_filter 2> /dev/null || true
 }
 # prof_hits FN: calls to FN counted since prof_start, all CPUs.  The
@@ -645,7 +645,34 @@ prof_count() { # prof_count FN FILE...
 # So the tracer is armed and reset while the guest is quiet, and a window
 # of a running load is recorded with ftr_arm before the load and
 # ftr_window during it, which only switch the ring buffer on and off.
+# Quiet was not enough: the scheduler's own rcu_note_context_switch(),
+# which every CPU runs all the time, once crashed a guest the same way
+# as the tracer was reset after the load ("Fatal exception in interrupt"
+# at rcu_note_context_switch+0x1).  So under TCG the text is rewritten
+# with the other CPUs offline (text_patch), where no CPU can run it.
 FTR_KB=8192
+# text_patch CMD...: run CMD, a write that makes the kernel rewrite its
+# text (arming or resetting a tracer or the profiler); under TCG
+# (wgt_accel, from boot.sh) with every CPU but the boot CPU offline for
+# it, and back online after.  On KVM or bare metal the CPU keeps its
+# instruction caches coherent: CMD runs as it is.
+text_patch() {
+	local c off= rc=0
+	if [ "${wgt_accel:-tcg}" = tcg ]; then
+		for c in /sys/devices/system/cpu/cpu[1-9]*; do
+			[ -w "$c/online" ] && [ "$(cat "$c/online")" = 1 ] || continue
+			echo 0 > "$c/online" || fail "${c##*/} could not be taken offline to rewrite kernel text"
+			off="$off $c"
+		done
+	fi
+	"$@" || rc=$?
+	for c in $off; do
+		echo 1 > "$c/online" || fail "${c##*/} did not come back online after the kernel's text was rewritten"
+	done
+	return $rc
+}
+# tr_write VALUE FILE: VALUE into the tracing file FILE.
+tr_write() { echo "$1" > "$PROF_TR/$2"; }
 ftr_start() {
 	ftr_arm "$@"
 	echo 1 > $PROF_TR/tracing_on
@@ -665,7 +692,7 @@ ftr_arm() {
 	for f in "$@"; do echo "$f" >> $PROF_TR/set_ftrace_filter; done
 	echo $FTR_KB > $PROF_TR/buffer_size_kb
 	: > $PROF_TR/trace
-	echo function > $PROF_TR/current_tracer || fail "no function tracer in this kernel"
+	text_patch tr_write function current_tracer || fail "no function tracer in this kernel"
 }
 # ftr_window OUT SECONDS: record SECONDS of the armed functions into a
 # cleared buffer, then write the events to OUT as ftr_dump does, and
@@ -685,7 +712,7 @@ ftr_save() {
 }
 ftr_reset() {
 	echo 0 > $PROF_TR/tracing_on 2> /dev/null || true
-	echo nop > $PROF_TR/current_tracer 2> /dev/null || true
+	text_patch tr_write nop current_tracer 2> /dev/null || true
 	echo > $PROF_TR/set_ftrace_filter 2> /dev/null || true
 	[ -z "${FTR_OLD_KB:-}" ] || echo "$FTR_OLD_KB" > $PROF_TR/buffer_size_kb 2> /dev/null || true
 	echo 1 > $PROF_TR/tracing_on 2> /dev/null || true
