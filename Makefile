@@ -190,6 +190,9 @@ endif
 # libsodium and OpenSSL are also crypto-diff's host reference.
 # (llvm: llvm-symbolizer, for readable sanitizer stack traces)
 PACKAGES += clang libclang-rt-14-dev llvm libsodium-dev valgrind gnuplot-nox
+# The harness's own WireGuard peer (guest-image/peer): libsodium in the
+# guest; its known-answer check's independent side on python3-cryptography.
+PACKAGES += python3-cryptography
 # Only for ARCH=arm64 / ARCH=arm: cross compilers, static libc, QEMU.
 ARM64_PACKAGES := gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
 ARM_PACKAGES   := gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-system-arm
@@ -294,6 +297,12 @@ ifeq ($(ARCH),x86_64)
 # go-* cases: wireguard-go's own timers are checked once, beside zinc.
 TIMERS_STOCK_CASES ?= $(subst $(space),$(comma),$(sort $(basename \
 	$(filter-out go-%,$(notdir $(wildcard netns-tests/timers/*.sh))))))
+# The peer suite (the harness's own WireGuard peer against the kernel's
+# handshake, cookies and transport, netns-tests/peer) the same way: on zinc
+# and stock, on stock without its go-* cases, and on every flavor in make
+# test-matrix.
+PEER_STOCK_CASES ?= $(subst $(space),$(comma),$(sort $(basename \
+	$(filter-out go-%,$(notdir $(wildcard netns-tests/peer/*.sh))))))
 MODULAR_CASES ?= tunnel-basic,crypto-path,sg-integrity,smp-crypt,counters,teardown
 # stock (pristine 6.1) is the baseline: its crypto differential, the interop
 # cells, and the same netns cases as zinc-modular (crypto-path checks the
@@ -306,13 +315,14 @@ TEST_SUITES ?= zinc-selftest:zinc zinc-selftest-relax:zinc crypto-diff:zinc netn
 	two-guest:zinc+zinc crypto-diff:stock $(if $(CASES),netns,netns=$(STOCK_CASES)):stock \
 	zinc-selftest:zinc-modular crypto-diff:zinc-modular $(if $(CASES),netns,netns=$(MODULAR_CASES)):zinc-modular \
 	interop:zinc+stock interop:stock+zinc interop:zinc+go interop:go+zinc \
-	$(if $(CASES),,timers:zinc timers=$(TIMERS_STOCK_CASES):stock)
+	$(if $(CASES),,timers:zinc timers=$(TIMERS_STOCK_CASES):stock) \
+	$(if $(CASES),,peer:zinc peer=$(PEER_STOCK_CASES):stock)
 else ifneq ($(filter zinc%,$(FLAVOR)),)
 TEST_SUITES ?= zinc-selftest:$(FLAVOR) zinc-selftest-relax:$(FLAVOR) crypto-diff:$(FLAVOR) \
-	netns:$(FLAVOR) two-guest:$(FLAVOR)+$(FLAVOR) $(if $(CASES),,timers:$(FLAVOR))
+	netns:$(FLAVOR) two-guest:$(FLAVOR)+$(FLAVOR) $(if $(CASES),,timers:$(FLAVOR) peer:$(FLAVOR))
 else
 TEST_SUITES ?= crypto-diff:$(FLAVOR) netns:$(FLAVOR) two-guest:$(FLAVOR)+$(FLAVOR) \
-	$(if $(CASES),,timers:$(FLAVOR))
+	$(if $(CASES),,timers:$(FLAVOR) peer:$(FLAVOR))
 endif
 else
 TEST_SUITES ?= zinc-selftest:zinc zinc-selftest-relax:zinc crypto-diff:zinc
@@ -371,7 +381,7 @@ DEBUG_SUITES ?= zinc-selftest:zinc-debug zinc-selftest-relax:zinc-debug crypto-d
 # the Zinc flavors through their selftests too: built-in and modular,
 # preemptible and not.
 MATRIX_FLAVORS ?= $(filter-out %-debug,$(FLAVORS))
-MATRIX_SUITES ?= $(foreach f,$(MATRIX_FLAVORS),$(if $(filter zinc%,$(f)),zinc-selftest:$(f)) crypto-diff:$(f) netns:$(f) timers:$(f))
+MATRIX_SUITES ?= $(foreach f,$(MATRIX_FLAVORS),$(if $(filter zinc%,$(f)),zinc-selftest:$(f)) crypto-diff:$(f) netns:$(f) timers:$(f) peer:$(f))
 # (One guest at a time unless SUITE_JOBS says otherwise: a whole matrix,
 # zinc-nopreempt's load-resched among it, has not yet run two at a time.)
 test-matrix: x86-only deps image

@@ -31,7 +31,7 @@ file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
 command -v cpio > /dev/null || die "cpio is missing"
 
 # Only what runs inside the guest: the entries, the scenario library and cases.
-test_files=$(cd "$top" && find guest-image/entry guest-image/tools netns-tests/lib.sh netns-tests/poll.sh netns-tests/cases netns-tests/timers netns-tests/interop -type f 2> /dev/null | sort)
+test_files=$(cd "$top" && find guest-image/entry guest-image/tools netns-tests/lib.sh netns-tests/poll.sh netns-tests/cases netns-tests/timers netns-tests/peer netns-tests/interop guest-image/peer -type f 2> /dev/null | sort)
 
 key=$(
 	{
@@ -74,6 +74,11 @@ for c in "$top"/guest-image/tools/*.c; do
 		die "cannot build guest tool $t"
 done
 
+# The harness's own WireGuard peer (guest-image/peer/), static on libsodium.
+gcc -static -O2 -Wall -Wextra -Werror -o "$stage/usr/bin/wgpeer" \
+	"$top/guest-image/peer/wgpeer.c" "$top/guest-image/peer/noise.c" -lsodium ||
+	die "cannot build wgpeer (static libsodium: libsodium-dev)"
+
 cp "$busybox" "$stage/bin/busybox"
 for applet in $("$busybox" --list); do
 	case "$applet" in
@@ -102,7 +107,7 @@ printf '127.0.0.1 localhost\n::1 localhost\n' > "$stage/etc/hosts"
 
 mkdir -p "$stage/tests/entry" "$stage/tests/netns"
 cp "$top"/guest-image/entry/* "$stage/tests/entry/"
-cp -r "$top/netns-tests/lib.sh" "$top/netns-tests/poll.sh" "$top/netns-tests/cases" "$top/netns-tests/timers" "$top/netns-tests/interop" "$stage/tests/netns/"
+cp -r "$top/netns-tests/lib.sh" "$top/netns-tests/poll.sh" "$top/netns-tests/cases" "$top/netns-tests/timers" "$top/netns-tests/peer" "$top/netns-tests/interop" "$stage/tests/netns/"
 chmod +x "$stage"/tests/entry/*
 
 mkdir -p "$(dirname "$output")"

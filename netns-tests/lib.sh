@@ -925,3 +925,68 @@ within() {
 	awk -v a="$1" -v b="$2" -v s="$3" -v late="$(timer_late_ms "$3")" -v x="${4:-0}" \
 		'BEGIN { d = (b - a) * 1000; exit !(d >= s * 1000 - 1 && d <= s * 1000 + late + x) }'
 }
+
+# The peer suite (netns-tests/peer): the harness's own WireGuard peer
+# (guest-image/peer, /usr/bin/wgpeer) in b against wg0 in a (the
+# kernel's, or wireguard-go's with WG_GO=a).
+# peer_pair A B: wg_pair A B, then B's wg0 removed: wgpeer takes its keys
+# (KEY_B, PUB_B), its port 51821 and its inner address 192.168.241.2.
+peer_pair() {
+	ns_add "$1"
+	ns_add "$2"
+	wg_pair "$1" "$2"
+	ip -n "$ns_prefix-$2" link del wg0
+	PEER_TR=/tmp/$ns_prefix.transcript
+}
+# wgpeer STEP...: wgpeer run in b as that peer (guest-image/peer/wgpeer.c
+# lists the steps); its transcript appended to $PEER_TR.
+wgpeer() {
+	on b /usr/bin/wgpeer run --listen 51821 --peer 10.0.0.1:51820 --key "$KEY_B" \
+		--peer-key "$PUB_A" --inner 192.168.241.2,192.168.241.1 --transcript "$PEER_TR" "$@"
+}
+# wgpeer_bg STEP...: the same in the background (BG_PID); its output in
+# /tmp/$ns_prefix.peer.out.
+wgpeer_bg() {
+	bg b /usr/bin/wgpeer run --listen 51821 --peer 10.0.0.1:51820 --key "$KEY_B" \
+		--peer-key "$PUB_A" --inner 192.168.241.2,192.168.241.1 --transcript "$PEER_TR" "$@" \
+		> /tmp/"$ns_prefix".peer.out 2>&1
+}
+# tr_count DIR TYPE LEN: messages of TYPE and LEN bytes the transcript
+# has in DIR (send, recv).
+tr_count() {
+	awk -v d="$1" -v t="$2" -v l="$3" '$2 == d && $4 == t && $6 == l { n++ } END { print n + 0 }' "$PEER_TR"
+}
+# The flood (wgpeer flood): initiations with a valid mac1 from b's port
+# 51822 until a's WireGuard is under load.  flood_start [SECONDS]; its
+# progress lines (4 a second) in $FLOOD_OUT.  flood_replies: the cookie replies it got
+# so far.  flood_loaded N: at least N.  flood_stop: ended, its last line.
+flood_start() {
+	FLOOD_OUT=/tmp/$ns_prefix.flood
+	local window=1536
+	[ "${WG_GO:-}" != a ] || window=512
+	bg b /usr/bin/wgpeer flood --listen 51822 --peer 10.0.0.1:51820 --peer-key "$PUB_A" \
+		--window $window "${1:-600}" > "$FLOOD_OUT" 2>&1
+	FLOOD_PID=$BG_PID
+}
+flood_replies() {
+	awk '$1 == "progress" || $1 == "done" { n = $5 } END { print n + 0 }' "$FLOOD_OUT"
+}
+flood_loaded() { [ "$(flood_replies)" -ge "$1" ]; }
+# flood_lines: its progress lines so far; flood_mark: wait for the next
+# one (4 a second), so that a count read after it covers what came before.
+flood_lines() { grep -c '^progress' "$FLOOD_OUT" || true; }
+# flood_steady LINE: from its progress line LINE on, every quarter of a
+# second brought cookie replies: the responder was under load throughout
+# (a lapse, the queue short for over a second, stops them).
+flood_steady() {
+	grep '^progress' "$FLOOD_OUT" | awk -v from="$1" 'NR >= from { if (NR > from && $5 <= last) bad = 1; last = $5 } END { exit bad }'
+}
+flood_mark() {
+	local n
+	n=$(flood_lines)
+	wait_for 10 sh -c "[ \$(grep -c '^progress' '$FLOOD_OUT') -gt $n ]" || fail "the flood stopped reporting"
+}
+flood_stop() {
+	stop "$FLOOD_PID"
+	tail -n 1 "$FLOOD_OUT"
+}

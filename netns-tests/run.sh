@@ -17,6 +17,10 @@
 #                     minutes the timers take pass in seconds.  Each case's
 #                     guest seconds against wall seconds are in its KTAP
 #                     diagnostics ("# wgt-clock: ...").  timers=a,b:F too.
+#   peer:F            the handshake, cookies under load and transport checked
+#                     from the wire by the harness's own WireGuard peer
+#                     (guest-image/peer): the scenario files in
+#                     netns-tests/peer, in one guest.  peer=a,b:F too.
 #   zinc-selftest:F   Zinc's boot-time selftests, one case per primitive
 #   zinc-selftest-relax:F
 #                     the same, booted with zinc.force_simd_relax=1: every
@@ -77,7 +81,10 @@ bad() { echo "$prog: $*" >&2; exit 2; }
 known_flavors=$("$top/kernel/build.sh" --flavors)
 is_flavor() { case " $known_flavors " in *" $1 "*) return 0 ;; esac; return 1; }
 # case_dir SUITE: the folder of netns-tests holding a suite's scenario files.
-case_dir() { if [ "$1" = timers ]; then echo timers; else echo cases; fi; }
+case_dir() { case "$1" in timers | peer) echo "$1" ;; *) echo cases ;; esac; }
+# scenario_suite SUITE: a suite of scenario files (netns-tests/DIR/*.sh,
+# one case each, run by the netns entry).
+scenario_suite() { case "$1" in netns | timers | peer) return 0 ;; esac; return 1; }
 # split_word WORD: suite and flavors of a SUITE:FLAVOR word; a netns suite
 # written netns=a,b names its own cases, which stand for CASES while that
 # suite runs (cases_from: where the cases came from, for messages).
@@ -86,13 +93,13 @@ split_word() {
 	suite=${1%%:*} flavors=${1#*:}
 	CASES=$cases_given cases_from=CASES
 	case "$suite" in
-	netns=* | timers=*)
+	netns=* | timers=* | peer=*)
 		CASES=${suite#*=} suite=${suite%%=*} cases_from="'$1'"
 		[ -n "$CASES" ] || bad "'$1': $suite= names no case"
 		;;
-	*=*) bad "'$1': only the netns and timers suites take their own cases (netns=a,b:FLAVOR)" ;;
-	# CASES names netns cases: a timers word runs its own, or all.
-	timers) CASES= ;;
+	*=*) bad "'$1': only the netns, timers and peer suites take their own cases (netns=a,b:FLAVOR)" ;;
+	# CASES names netns cases: a timers or peer word runs its own, or all.
+	timers | peer) CASES= ;;
 	esac
 	return 0
 }
@@ -247,7 +254,7 @@ has_zinc() {
 # cases_of SUITE FLAVOR: the case names the suite will report, one a line.
 cases_of() {
 	case "$1" in
-	netns | timers)
+	netns | timers | peer)
 		if [ -n "${CASES:-}" ]; then
 			echo "$CASES" | tr ',' '\n'
 		else
@@ -280,7 +287,7 @@ cases_of() {
 			header_cases "$entries/interop" cases-responder | sed 's/^/responder: /'
 		fi
 		;;
-	*) bad "unknown suite '$1' (netns, timers, zinc-selftest, zinc-selftest-relax, crypto-diff, two-guest, interop)" ;;
+	*) bad "unknown suite '$1' (netns, timers, peer, zinc-selftest, zinc-selftest-relax, crypto-diff, two-guest, interop)" ;;
 	esac
 	# Each guest's own case (guest_case).
 	case "$1" in
@@ -378,7 +385,7 @@ for sf in "$@"; do
 			[ -n "${LAVA_BOOTS:-}" ] || hold_kernel "$f"
 		done
 	fi
-	if { [ "$suite" = netns ] || [ "$suite" = timers ]; } && [ -n "${CASES:-}" ]; then
+	if scenario_suite "$suite" && [ -n "${CASES:-}" ]; then
 		for c in $(echo "$CASES" | tr , " "); do
 			case "$c" in
 			*[!a-z0-9-]*) bad "$cases_from names '$c', which is not a case name" ;;
@@ -421,7 +428,7 @@ n=0 passed=0 failed=0 skipped=0 known=0 known_unknown=0
 # SUBJECT' line (the fix's patch subject), or nothing.  carries_fix FLAVOR
 # SUBJECT: FLAVOR's kernel has that patch (kernel/build.sh lists its
 # patches in FLAVOR/patches).
-case_fix() { cat "$top/netns-tests/cases/$1.sh" "$top/netns-tests/timers/$1.sh" 2> /dev/null | sed -n 's/^# fixed-by: //p' || true; }
+case_fix() { cat "$top/netns-tests/cases/$1.sh" "$top/netns-tests/timers/$1.sh" "$top/netns-tests/peer/$1.sh" 2> /dev/null | sed -n 's/^# fixed-by: //p' || true; }
 carries_fix() { grep -qxF -- "$2" "$(kernel_dir "$1")/patches" 2> /dev/null; }
 
 # fix_known FLAVOR: whether a fix can be told to be in FLAVOR's kernel or
@@ -586,7 +593,7 @@ guest_timeout() {
 	local c t sum=0
 	if [ -n "${SUITE_TIMEOUT:-}" ]; then
 		echo "$SUITE_TIMEOUT"
-	elif [ "$1" = netns ] || [ "$1" = timers ]; then
+	elif scenario_suite "$1"; then
 		for c in $(cases_of "$1" x); do
 			[ -r "$top/netns-tests/$(case_dir "$1")/$c.sh" ] || continue
 			t=$(sed -n 's/^# timeout: \([0-9]*\)$/\1/p' "$top/netns-tests/$(case_dir "$1")/$c.sh")
@@ -607,7 +614,7 @@ guest_timeout() {
 fix_cases() {
 	local f c fix list=
 	[ "$2" = carries ] || fix_known "$1" || return 0
-	for f in "$top"/netns-tests/cases/*.sh "$top"/netns-tests/timers/*.sh; do
+	for f in "$top"/netns-tests/cases/*.sh "$top"/netns-tests/timers/*.sh "$top"/netns-tests/peer/*.sh; do
 		c=$(basename "$f" .sh)
 		fix=$(case_fix "$c")
 		[ -n "$fix" ] || continue
@@ -785,7 +792,7 @@ one_guest() {
 			prep_error="the cryptodiff module or the host reference did not build (above)"
 		fi
 	fi
-	[ "$1" != netns ] || [ -z "${CASES:-}" ] || boot_args=(--args "$CASES")
+	! scenario_suite "$1" || [ -z "${CASES:-}" ] || boot_args=(--args "$CASES")
 	if [ "$1" = timers ]; then
 		# Virtual time: one vCPU (-icount runs every vCPU on one TCG
 		# thread, and hung a two-vCPU guest at bring-up), 8 ns of guest
@@ -942,7 +949,7 @@ collect_word() {
 		fi
 		where "$suite" "$(label "$flavor")" "$run"
 		collect "$outdir/$run.ktap" "$(label "$flavor"): $suite: " "$(cases_of "$suite" "$flavor")" \
-			"$died" "$([ "$suite" != netns ] && [ "$suite" != timers ] || echo "$flavor")"
+			"$died" "$(! scenario_suite "$suite" || echo "$flavor")"
 		;;
 	esac
 }
@@ -961,6 +968,7 @@ for long in 1 0; do
 		is_long=0
 		[ "$suite" != netns ] || [ -n "${CASES:-}" ] || is_long=1
 		[ "$suite" != timers ] || [ -n "${CASES:-}" ] || is_long=1
+		[ "$suite" != peer ] || [ -n "${CASES:-}" ] || is_long=1
 		[ $is_long != $long ] || order+=("$i")
 	done
 done

@@ -19,8 +19,12 @@
  *   cookie[,wait=S]       a cookie reply to it arrives and decrypts
  *   none[,wait=S]         no handshake response or cookie reply for S seconds
  *   await-init[,wait=S]   an initiation from our peer arrives and is valid
- *   respond               answer it: the handshake is complete
- *   ping[,wait=S]         an ICMP echo through the tunnel is answered
+ *   respond[,receiver=flip]  answer it: the handshake is complete (flip:
+ *                         to an index nobody sent, the rest valid)
+ *   quiet[,wait=S]        no transport message for S seconds
+ *   ping[,counter=N][,expect=none][,wait=S]  an ICMP echo through the
+ *                         tunnel (sent with counter N) is answered, or
+ *                         with expect=none is not
  *   serve[,wait=S]        an ICMP echo from the peer is answered by us
  *   sleep,S               wait S seconds (fractions allowed)
  * Every transport message received is checked: the index is ours, the
@@ -397,16 +401,27 @@ static void step_await_init(const char *opts)
 		pending.ts[9], pending.ts[10], pending.ts[11]);
 }
 
-static void step_respond(void)
+static void step_respond(const char *opts)
 {
 	uint8_t msg[RESP_LEN];
+	int flip = opt_is(opts, "receiver=flip");
 
 	hs = pending;
 	randombytes_buf(hs.e_priv, WG_KEY);
 	hs.local_index = randombytes_random();
 	if (noise_create_response(&hs, &keys, msg))
 		die("the response could not be made");
+	if (flip) {
+		/* an index nobody sent, the response otherwise valid */
+		put_le32(msg + 8, hs.remote_index ^ 1);
+		mac1_of(msg + RESP_MAC1, keys.peer, msg, RESP_LEN);
+	}
 	send_msg(msg, RESP_LEN);
+	if (flip) {
+		step_ok("sender index %08x to %08x, which nobody sent", hs.local_index,
+			hs.remote_index ^ 1);
+		return;
+	}
 	noise_session(&sess, &hs, 0);
 	have_session = 1;
 	initiator = 0;
@@ -421,19 +436,47 @@ static void send_inner(const uint8_t *pkt, size_t len)
 	send_msg(msg, noise_seal(&sess, msg, pkt, len));
 }
 
+/* quiet[,wait=S]: no transport message from the peer for S seconds. */
+static void step_quiet(const char *opts)
+{
+	double wait = opt_wait(opts, 2), deadline = now_s() + wait;
+	uint8_t msg[2048];
+	int other = 0;
+	ssize_t n;
+
+	while ((n = recv_msg(msg, sizeof(msg), deadline)) > 0) {
+		if (msg[0] == MSG_DATA)
+			step_fail("a transport message (%zd bytes) came", n);
+		other++;
+	}
+	step_ok("no transport message in %.1f s (%d handshake messages)", wait, other);
+}
+
+/* ping[,counter=N][,expect=none][,wait=S]: an echo through the tunnel,
+ * sent with counter N (the session's next, else), answered, or with
+ * expect=none not answered within S seconds. */
 static void step_ping(const char *opts)
 {
 	double wait = opt_wait(opts, 10), deadline = now_s() + wait;
 	uint8_t pkt[48], data[16], msg[2048], plain[2048];
+	const char *c = strstr(opts, "counter=");
+	int expect_none = opt_is(opts, "expect=none");
 	uint16_t id = 0x7767;
+	uint64_t sent_counter, next;
 	ssize_t n;
 	size_t ip;
 
 	if (!have_session)
 		step_fail("no session to ping over");
+	next = sess.send_counter;
+	if (c)
+		sess.send_counter = strtoull(c + 8, NULL, 10);
+	sent_counter = sess.send_counter;
 	randombytes_buf(data, sizeof(data));
 	echo_seq++;
 	send_inner(pkt, icmp_packet(pkt, 8, inner_ours, inner_theirs, id, echo_seq, data));
+	if (c && next > sess.send_counter)
+		sess.send_counter = next;
 	while ((n = recv_msg(msg, sizeof(msg), deadline)) > 0) {
 		if (msg[0] != MSG_DATA)
 			continue;
@@ -444,8 +487,16 @@ static void step_ping(const char *opts)
 		    (plain[24] << 8 | plain[25]) != id || (plain[26] << 8 | plain[27]) != echo_seq ||
 		    memcmp(plain + 28, data, 16))
 			step_fail("an echo reply that does not answer our echo");
-		step_ok("echo reply in a %zd-byte message, counter %llu, padding zero",
-			n, (unsigned long long)recv_max);
+		if (expect_none)
+			step_fail("the echo sent with counter %llu was answered",
+				  (unsigned long long)sent_counter);
+		step_ok("sent with counter %llu; echo reply in a %zd-byte message, counter %llu, padding zero",
+			(unsigned long long)sent_counter, n, (unsigned long long)recv_max);
+		return;
+	}
+	if (expect_none) {
+		step_ok("the echo sent with counter %llu got no reply in %.1f s",
+			(unsigned long long)sent_counter, wait);
 		return;
 	}
 	step_fail("no echo reply within %.1f s", wait);
@@ -454,11 +505,12 @@ static void step_ping(const char *opts)
 static void step_serve(const char *opts)
 {
 	double wait = opt_wait(opts, 10), deadline = now_s() + wait;
-	uint8_t msg[2048], plain[2048], pkt[48];
+	uint8_t msg[2048], plain[2048];
 	uint32_t src, dst;
 	int keepalives = 0;
+	size_t ip, padded;
+	uint16_t c;
 	ssize_t n;
-	size_t ip;
 
 	if (!have_session)
 		step_fail("no session to serve");
@@ -470,21 +522,31 @@ static void step_serve(const char *opts)
 			keepalives++;
 			continue;
 		}
-		if (ip != 44 && ip < 28)
-			continue;
-		if (plain[9] != 1 || plain[20] != 8)
+		if (ip < 28 || (plain[0] & 0x0f) != 5 || plain[9] != 1 || plain[20] != 8)
 			continue;
 		memcpy(&src, plain + 12, 4);
 		memcpy(&dst, plain + 16, 4);
 		if (src != inner_theirs || dst != inner_ours)
 			step_fail("an echo from an address the tunnel does not carry");
-		/* answer with the same id, sequence and (first 16) data bytes */
-		if (ip != 44)
-			continue;
-		send_inner(pkt, icmp_packet(pkt, 0, dst, src, plain[24] << 8 | plain[25],
-					    plain[26] << 8 | plain[27], plain + 28));
-		step_ok("an echo in a %zd-byte message (counter %llu, padding zero) answered; %d keepalives before",
-			n, (unsigned long long)recv_max, keepalives);
+		/* The reply: the same packet, addresses swapped, type 0,
+		 * both checksums again, zero-padded to a multiple of 16. */
+		memcpy(plain + 12, &dst, 4);
+		memcpy(plain + 16, &src, 4);
+		plain[8] = 64;
+		plain[10] = plain[11] = 0;
+		c = csum(plain, 20);
+		plain[10] = c >> 8;
+		plain[11] = c;
+		plain[20] = 0;
+		plain[22] = plain[23] = 0;
+		c = csum(plain + 20, ip - 20);
+		plain[22] = c >> 8;
+		plain[23] = c;
+		padded = (ip + 15) & ~(size_t)15;
+		memset(plain + ip, 0, padded - ip);
+		send_inner(plain, padded);
+		step_ok("a %zu-byte echo in a %zd-byte message (counter %llu, padding zero) answered; %d keepalives before",
+			ip, n, (unsigned long long)recv_max, keepalives);
 		return;
 	}
 	step_fail("no echo within %.1f s", wait);
@@ -637,11 +699,11 @@ static int kat(void)
  * time (each cookie reply lets one more go), enough to keep the kernel's
  * queue past its under-load mark (an eighth of 4096); when no reply comes
  * for 200 ms the ones outstanding count as dropped and a new window goes.
- * A progress line every second, and "done" with the totals.
+ * A progress line every quarter of a second, and "done" with the totals.
  */
 static int flood(double secs, int window)
 {
-	double start = now_s(), end = start + secs, next_line = start + 1, last_reply = start;
+	double start = now_s(), end = start + secs, next_line = start + 0.25, last_reply = start;
 	uint64_t sent = 0, replies = 0, other = 0, base = 0;
 	uint8_t msg[INIT_LEN], buf[2048];
 	ssize_t n;
@@ -683,9 +745,10 @@ static int flood(double secs, int window)
 			       (unsigned long long)sent, (unsigned long long)replies,
 			       (unsigned long long)other, t - start);
 			fflush(stdout);
-			next_line += 1;
+			next_line += 0.25;
 		}
-		usleep(1000);
+		/* until a reply (one more may go) or a millisecond */
+		poll(&(struct pollfd){ .fd = sock, .events = POLLIN }, 1, 1);
 	}
 	printf("done sent %llu cookie_replies %llu other %llu in %.1f s\n", (unsigned long long)sent,
 	       (unsigned long long)replies, (unsigned long long)other, now_s() - start);
@@ -776,7 +839,9 @@ int main(int argc, char **argv)
 		else if (!strcmp(name, "await-init"))
 			step_await_init(opts);
 		else if (!strcmp(name, "respond"))
-			step_respond();
+			step_respond(opts);
+		else if (!strcmp(name, "quiet"))
+			step_quiet(opts);
 		else if (!strcmp(name, "ping"))
 			step_ping(opts);
 		else if (!strcmp(name, "serve"))
