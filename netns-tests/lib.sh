@@ -822,7 +822,8 @@ randkeys() {
 
 # Protocol timers on the wire (the timers suite, on virtual time).  The
 # relay's timeline (mitm_pair TIMELINE) has a line a message: "SECONDS DIR
-# TYPE LEN SENDER RECEIVER COUNTER fwd|held" (guest-image/tools/wgmitm.c).
+# TYPE LEN SENDER RECEIVER COUNTER fwd|held MAC2" (guest-image/tools/wgmitm.c;
+# MAC2: mac2 or nomac2 for a handshake initiation or response, else -).
 #
 # race_tunnels K NAME NET PORT_A PORT_B: K tunnels NAME1..NAMEK between
 # namespaces a and b, over one veth (10.0.0.1 in a, 10.0.0.2 in b), for
@@ -956,16 +957,18 @@ wgpeer_bg() {
 tr_count() {
 	awk -v d="$1" -v t="$2" -v l="$3" '$2 == d && $4 == t && $6 == l { n++ } END { print n + 0 }' "$PEER_TR"
 }
-# The flood (wgpeer flood): initiations with a valid mac1 from b's port
-# 51822 until a's WireGuard is under load.  flood_start [SECONDS]; its
-# progress lines (4 a second) in $FLOOD_OUT.  flood_replies: the cookie replies it got
+# The flood (wgpeer flood): initiations with a valid mac1 from port 51822
+# until a's WireGuard is under load; its progress lines (4 a second) in
+# $FLOOD_OUT.  flood_replies: the cookie replies it got
 # so far.  flood_loaded N: at least N.  flood_stop: ended, its last line.
+# flood_start [SECONDS [NS ADDRESS]]: from NS (b) to a's wg0 at ADDRESS
+# (10.0.0.1, peer_pair's).
 flood_start() {
 	FLOOD_OUT=/tmp/$ns_prefix.flood
 	local window=1536
 	[ "${WG_GO:-}" != a ] || window=512
-	bg b /usr/bin/wgpeer flood --listen 51822 --peer 10.0.0.1:51820 --peer-key "$PUB_A" \
-		--window $window "${1:-600}" > "$FLOOD_OUT" 2>&1
+	bg "${2:-b}" /usr/bin/wgpeer flood --listen 51822 --peer "${3:-10.0.0.1}:51820" \
+		--peer-key "$PUB_A" --window $window "${1:-600}" > "$FLOOD_OUT" 2>&1
 	FLOOD_PID=$BG_PID
 }
 flood_replies() {

@@ -26,6 +26,8 @@
  *                         tunnel (sent with counter N) is answered, or
  *                         with expect=none is not
  *   serve[,wait=S]        an ICMP echo from the peer is answered by us
+ *   burst[,n=N]           N initiations with a valid mac1 (the flood's kind)
+ *                         from another socket, back to back
  *   sleep,S               wait S seconds (fractions allowed)
  * Every transport message received is checked: the index is ours, the
  * counter new, the plaintext a multiple of 16 bytes (or a keepalive) and
@@ -53,6 +55,7 @@ static struct sockaddr_in peer_addr;
 static int have_peer_addr;
 static uint32_t inner_ours, inner_theirs;
 static FILE *transcript;
+static double last_sent;
 static uint8_t last_ts[WG_TS];
 static uint64_t recv_max;
 static int recv_any;
@@ -141,6 +144,7 @@ static void send_msg(const uint8_t *msg, size_t len)
 	if (sendto(sock, msg, len, 0, (struct sockaddr *)&peer_addr, sizeof(peer_addr)) != (ssize_t)len)
 		die("sendto: %s", strerror(errno));
 	record("send", msg, len);
+	last_sent = now_s();
 }
 
 /* recv_msg: the next datagram within the deadline (0 at the deadline). */
@@ -314,8 +318,9 @@ static ssize_t wait_for_type(uint8_t type, uint8_t forbid, uint8_t *buf, size_t 
 		if (buf[0] == type)
 			return n;
 		if (forbid && buf[0] == forbid)
-			step_fail("a message of type %u (%zd bytes) came instead of type %u",
-				  forbid, n, type);
+			step_fail("a message of type %u (%zd bytes, to index %08x; ours %08x) came %.3f s after our last message, instead of type %u",
+				  forbid, n, get_le32(buf + (forbid == MSG_RESP ? 8 : 4)),
+				  hs.local_index, now_s() - last_sent, type);
 		if (buf[0] == MSG_DATA && have_session)
 			check_data(buf, (size_t)n, plain);
 	}
@@ -552,6 +557,46 @@ static void step_serve(const char *opts)
 	step_fail("no echo within %.1f s", wait);
 }
 
+/* One initiation of the flood's kind: a valid mac1 for the peer, the rest
+ * random (the responder spends a Diffie-Hellman on it when not under
+ * load, a cookie reply when under load), mac2 zero. */
+static void flood_message(uint8_t msg[INIT_LEN])
+{
+	randombytes_buf(msg + 4, INIT_MAC1 - 4);
+	memset(msg, 0, 4);
+	msg[0] = MSG_INIT;
+	mac1_of(msg + INIT_MAC1, keys.peer, msg, INIT_LEN);
+	memset(msg + INIT_MAC1 + WG_MAC, 0, WG_MAC);
+}
+
+/* burst[,n=N]: N (1024) such initiations back to back, from a socket of
+ * their own (their cookie replies never meet the steps): sent just after
+ * one of ours, they are what stands behind it in the responder's queue
+ * when it is taken, whatever the flood beside does at that moment. */
+static int burst_sock = -1;
+
+static void step_burst(const char *opts)
+{
+	const char *v = strstr(opts, "n=");
+	long i, n = v ? atol(v + 2) : 1024, sent = 0;
+	uint8_t msg[INIT_LEN];
+	double t0 = now_s();
+
+	if (burst_sock < 0) {
+		burst_sock = socket(AF_INET, SOCK_DGRAM, 0);
+		if (burst_sock < 0)
+			die("socket: %s", strerror(errno));
+	}
+	for (i = 0; i < n; i++) {
+		flood_message(msg);
+		if (sendto(burst_sock, msg, INIT_LEN, 0, (struct sockaddr *)&peer_addr,
+			   sizeof(peer_addr)) == INIT_LEN)
+			sent++;
+	}
+	step_ok("%ld of %ld initiations with a valid mac1 sent in %.1f ms", sent, n,
+		(now_s() - t0) * 1000);
+}
+
 static void open_socket(int port)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
@@ -714,11 +759,7 @@ static int flood(double secs, int window)
 		if (t >= end)
 			break;
 		while (sent - base - replies < (uint64_t)window) {
-			randombytes_buf(msg + 4, INIT_MAC1 - 4);
-			memset(msg, 0, 4);
-			msg[0] = MSG_INIT;
-			mac1_of(msg + INIT_MAC1, keys.peer, msg, INIT_LEN);
-			memset(msg + INIT_MAC1 + WG_MAC, 0, WG_MAC);
+			flood_message(msg);
 			if (sendto(sock, msg, INIT_LEN, MSG_DONTWAIT, (struct sockaddr *)&peer_addr,
 				   sizeof(peer_addr)) != INIT_LEN) {
 				if (errno == EAGAIN || errno == ENOBUFS)
@@ -842,6 +883,8 @@ int main(int argc, char **argv)
 			step_respond(opts);
 		else if (!strcmp(name, "quiet"))
 			step_quiet(opts);
+		else if (!strcmp(name, "burst"))
+			step_burst(opts);
 		else if (!strcmp(name, "ping"))
 			step_ping(opts);
 		else if (!strcmp(name, "serve"))

@@ -246,6 +246,7 @@ static void timeline_add(int dir, int type, const unsigned char *p,
 {
 	uint32_t sender = 0, receiver = 0;
 	unsigned long long counter = 0;
+	const char *mac2 = "-";
 	struct timespec ts;
 	int i;
 
@@ -261,9 +262,16 @@ static void timeline_add(int dir, int type, const unsigned char *p,
 	if (type == 4 && len >= 16)
 		for (i = 7; i >= 0; i--)
 			counter = counter << 8 | p[8 + i];
-	fprintf(timeline, "%ld.%06ld %s %d %zu %08x %08x %llu %s\n",
+	/* A handshake message's mac2, its last 16 bytes: set or all zero. */
+	if ((type == 1 && len == 148) || (type == 2 && len == 92)) {
+		mac2 = "nomac2";
+		for (i = 0; i < 16; i++)
+			if (p[len - 16 + i])
+				mac2 = "mac2";
+	}
+	fprintf(timeline, "%ld.%06ld %s %d %zu %08x %08x %llu %s %s\n",
 		(long)ts.tv_sec, ts.tv_nsec / 1000, dir_names[dir], type, len,
-		sender, receiver, counter, hold[dir] ? "held" : "fwd");
+		sender, receiver, counter, hold[dir] ? "held" : "fwd", mac2);
 	fflush(timeline);
 }
 
