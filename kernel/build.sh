@@ -45,6 +45,9 @@ export LC_ALL=C
 
 prog=kernel/build.sh
 die() { echo "$prog: $*" >&2; exit 1; }
+# A command that stops the build says where, so that no build log is left
+# without its reason (one a fixture check once showed empty).
+trap 'echo "$prog: stopped at line $LINENO (exit $?): $BASH_COMMAND" >&2' ERR
 msg() { echo "[kernel] $*"; }
 
 top=$(cd "$(dirname "$0")/.." && pwd)
