@@ -16,7 +16,8 @@
  * 1).  Steps (options after commas):
  *   init[,ts=now|same|older][,mac2=auto|zero|bad]  send an initiation
  *   response[,wait=S]     a response to it arrives and completes the handshake
- *   cookie[,wait=S]       a cookie reply to it arrives and decrypts
+ *   cookie[,wait=S][,same|new]  a cookie reply to it arrives and decrypts
+ *                         (same: the cookie before it again; new: another)
  *   none[,wait=S]         no handshake response or cookie reply for S seconds
  *   await-init[,wait=S]   an initiation from our peer arrives and is valid
  *   respond[,receiver=flip]  answer it: the handshake is complete (flip:
@@ -362,6 +363,10 @@ static void step_cookie(const char *opts)
 			  get_le32(msg + 4), hs.local_index);
 	if (noise_consume_cookie(&hs, keys.peer, msg))
 		step_fail("the cookie does not decrypt (XChaCha20Poly1305 keyed by the peer's public key, about our mac1)");
+	if (opt_is(opts, "same") && (!keep_cookie.have || memcmp(keep_cookie.cookie, hs.cookie, WG_MAC)))
+		step_fail("the cookie is not the one before: the secret changed");
+	if (opt_is(opts, "new") && keep_cookie.have && !memcmp(keep_cookie.cookie, hs.cookie, WG_MAC))
+		step_fail("the cookie is the one before: the secret did not change");
 	keep_cookie.have = 1;
 	memcpy(keep_cookie.cookie, hs.cookie, WG_MAC);
 	step_ok("decrypted: cookie %02x%02x%02x%02x...", hs.cookie[0], hs.cookie[1],
