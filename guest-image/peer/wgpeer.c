@@ -29,6 +29,8 @@
  *   serve[,wait=S]        an ICMP echo from the peer is answered by us
  *   burst[,n=N]           N initiations with a valid mac1 (the flood's kind)
  *                         from another socket, back to back
+ *   rapid[,n=N][,gap=G]   N new initiations G s apart (with the cookie's
+ *                         mac2 if we hold one); says how many were answered
  *   sleep,S               wait S seconds (fractions allowed)
  * Every transport message received is checked: the index is ours, the
  * counter new, the plaintext a multiple of 16 bytes (or a keepalive) and
@@ -602,6 +604,63 @@ static void step_burst(const char *opts)
 		(now_s() - t0) * 1000);
 }
 
+/* rapid,n=N,gap=G: N initiations G seconds apart, each new (ephemeral,
+ * index, a timestamp later than the last) and with the cookie's mac2 if
+ * we hold one; the responses to them are counted until a second after
+ * the last.  For the responder's per-source rate limit under load. */
+static void step_rapid(const char *opts)
+{
+	const char *v = strstr(opts, "n="), *g = strstr(opts, "gap=");
+	long i, n = v ? atol(v + 2) : 80, answered = 0;
+	double gap = g ? atof(g + 4) : 0.025, t0 = now_s(), t_last = t0, deadline;
+	uint32_t *sent = calloc(n > 0 ? n : 1, sizeof(*sent));
+	uint8_t msg[INIT_LEN], buf[2048];
+	struct timespec t;
+	ssize_t r;
+	long k;
+
+	if (!sent)
+		die("out of memory");
+	for (i = 0; i <= n; i++) {
+		deadline = i < n ? t0 + gap * i : t_last + 1;
+		while ((r = recv_msg(buf, sizeof(buf), deadline)) > 0) {
+			if (buf[0] != MSG_RESP || r != RESP_LEN)
+				continue;
+			for (k = 0; k < i; k++)
+				if (sent[k] == get_le32(buf + 8)) {
+					answered++;
+					sent[k] = 0;
+					break;
+				}
+		}
+		if (i == n)
+			break;
+		memset(&hs, 0, sizeof(hs));
+		randombytes_buf(hs.e_priv, WG_KEY);
+		do
+			hs.local_index = randombytes_random();
+		while (!hs.local_index);
+		clock_gettime(CLOCK_REALTIME, &t);
+		tai64n(hs.ts, t.tv_sec, (uint32_t)t.tv_nsec);
+		if (memcmp(hs.ts, last_ts, WG_TS) <= 0) {
+			memcpy(hs.ts, last_ts, WG_TS);
+			for (k = WG_TS - 1; k >= 0 && ++hs.ts[k] == 0; k--)
+				;
+		}
+		memcpy(last_ts, hs.ts, WG_TS);
+		hs.have_cookie = keep_cookie.have;
+		memcpy(hs.cookie, keep_cookie.cookie, WG_MAC);
+		if (noise_create_initiation(&hs, &keys, msg))
+			die("the initiation could not be made");
+		send_msg(msg, INIT_LEN);
+		sent[i] = hs.local_index;
+		t_last = now_s();
+	}
+	free(sent);
+	step_ok("answered %ld of %ld initiations sent over %.2f s (mac2 %s)", answered, n,
+		t_last - t0, keep_cookie.have ? "with the cookie" : "zero");
+}
+
 static void open_socket(int port)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
@@ -890,6 +949,8 @@ int main(int argc, char **argv)
 			step_quiet(opts);
 		else if (!strcmp(name, "burst"))
 			step_burst(opts);
+		else if (!strcmp(name, "rapid"))
+			step_rapid(opts);
 		else if (!strcmp(name, "ping"))
 			step_ping(opts);
 		else if (!strcmp(name, "serve"))
