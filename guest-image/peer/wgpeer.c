@@ -53,7 +53,7 @@
 static struct peer_keys keys;
 static struct handshake hs;
 static struct session sess;
-static int have_session, initiator, sock = -1;
+static int have_session, sock = -1;
 static struct sockaddr_in peer_addr;
 static int have_peer_addr;
 static uint32_t inner_ours, inner_theirs;
@@ -274,35 +274,50 @@ static int opt_is(const char *opts, const char *kv)
 	return p && (p[n] == 0 || p[n] == ',');
 }
 
-static void step_init(const char *opts)
+/* make_initiation: a new handshake (ephemeral, a nonzero index) with
+ * timestamp ts, made into msg, with the cookie's mac2 if use_cookie and
+ * we hold one; ts becomes the last timestamp sent. */
+static void make_initiation(uint8_t msg[INIT_LEN], const uint8_t ts[WG_TS], int use_cookie)
 {
-	uint8_t msg[INIT_LEN];
-	struct timespec t;
-
 	memset(&hs, 0, sizeof(hs));
 	randombytes_buf(hs.e_priv, WG_KEY);
-	hs.local_index = randombytes_random();
-	if (opt_is(opts, "ts=same")) {
-		memcpy(hs.ts, last_ts, WG_TS);
-	} else if (opt_is(opts, "ts=older")) {
-		memcpy(hs.ts, last_ts, WG_TS);
-		/* one second earlier: the big-endian seconds minus one */
-		for (int i = 7; i >= 0 && hs.ts[i]-- == 0; i--)
-			;
-	} else {
-		clock_gettime(CLOCK_REALTIME, &t);
-		tai64n(hs.ts, t.tv_sec, (uint32_t)t.tv_nsec);
-	}
-	memcpy(last_ts, hs.ts, WG_TS);
-	if (!opt_is(opts, "mac2=zero"))
-		hs.have_cookie = keep_cookie.have;
+	do
+		hs.local_index = randombytes_random();
+	while (!hs.local_index);
+	memcpy(hs.ts, ts, WG_TS);
+	memcpy(last_ts, ts, WG_TS);
+	hs.have_cookie = use_cookie && keep_cookie.have;
 	memcpy(hs.cookie, keep_cookie.cookie, WG_MAC);
 	if (noise_create_initiation(&hs, &keys, msg))
 		die("the initiation could not be made (a low-order key)");
+}
+
+static void tai64n_now(uint8_t ts[WG_TS])
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	tai64n(ts, t.tv_sec, (uint32_t)t.tv_nsec);
+}
+
+static void step_init(const char *opts)
+{
+	uint8_t msg[INIT_LEN], ts[WG_TS];
+
+	if (opt_is(opts, "ts=same")) {
+		memcpy(ts, last_ts, WG_TS);
+	} else if (opt_is(opts, "ts=older")) {
+		memcpy(ts, last_ts, WG_TS);
+		/* one second earlier: the big-endian seconds minus one */
+		for (int i = 7; i >= 0 && ts[i]-- == 0; i--)
+			;
+	} else {
+		tai64n_now(ts);
+	}
+	make_initiation(msg, ts, !opt_is(opts, "mac2=zero"));
 	if (opt_is(opts, "mac2=bad"))
 		msg[INIT_LEN - 1] ^= 1;
 	send_msg(msg, INIT_LEN);
-	initiator = 1;
 	step_ok("sender index %08x, mac2 %s", hs.local_index,
 		opt_is(opts, "mac2=bad") ? "wrong" : hs.have_cookie ? "with the cookie" : "zero");
 }
@@ -436,7 +451,6 @@ static void step_respond(const char *opts)
 	}
 	noise_session(&sess, &hs, 0);
 	have_session = 1;
-	initiator = 0;
 	recv_any = 0;
 	step_ok("sender index %08x to %08x", hs.local_index, hs.remote_index);
 }
@@ -614,8 +628,7 @@ static void step_rapid(const char *opts)
 	long i, n = v ? atol(v + 2) : 80, answered = 0;
 	double gap = g ? atof(g + 4) : 0.025, t0 = now_s(), t_last = t0, deadline;
 	uint32_t *sent = calloc(n > 0 ? n : 1, sizeof(*sent));
-	uint8_t msg[INIT_LEN], buf[2048];
-	struct timespec t;
+	uint8_t msg[INIT_LEN], buf[2048], ts[WG_TS];
 	ssize_t r;
 	long k;
 
@@ -635,23 +648,14 @@ static void step_rapid(const char *opts)
 		}
 		if (i == n)
 			break;
-		memset(&hs, 0, sizeof(hs));
-		randombytes_buf(hs.e_priv, WG_KEY);
-		do
-			hs.local_index = randombytes_random();
-		while (!hs.local_index);
-		clock_gettime(CLOCK_REALTIME, &t);
-		tai64n(hs.ts, t.tv_sec, (uint32_t)t.tv_nsec);
-		if (memcmp(hs.ts, last_ts, WG_TS) <= 0) {
-			memcpy(hs.ts, last_ts, WG_TS);
-			for (k = WG_TS - 1; k >= 0 && ++hs.ts[k] == 0; k--)
+		/* a timestamp later than the last, even within one clock tick */
+		tai64n_now(ts);
+		if (memcmp(ts, last_ts, WG_TS) <= 0) {
+			memcpy(ts, last_ts, WG_TS);
+			for (k = WG_TS - 1; k >= 0 && ++ts[k] == 0; k--)
 				;
 		}
-		memcpy(last_ts, hs.ts, WG_TS);
-		hs.have_cookie = keep_cookie.have;
-		memcpy(hs.cookie, keep_cookie.cookie, WG_MAC);
-		if (noise_create_initiation(&hs, &keys, msg))
-			die("the initiation could not be made");
+		make_initiation(msg, ts, 1);
 		send_msg(msg, INIT_LEN);
 		sent[i] = hs.local_index;
 		t_last = now_s();
