@@ -932,26 +932,24 @@ within() {
 # kernel's, or wireguard-go's with WG_GO=a).
 # peer_pair A B: wg_pair A B, then B's wg0 removed: wgpeer takes its keys
 # (KEY_B, PUB_B), its port 51821 and its inner address 192.168.241.2.
+# PEER_RUN: wgpeer run as that peer, against A's wg0 (keys and paths
+# without spaces), its transcript appended to $PEER_TR.
 peer_pair() {
 	ns_add "$1"
 	ns_add "$2"
 	wg_pair "$1" "$2"
 	ip -n "$ns_prefix-$2" link del wg0
 	PEER_TR=/tmp/$ns_prefix.transcript
+	PEER_RUN="/usr/bin/wgpeer run --listen 51821 --peer 10.0.0.1:51820 --key $KEY_B
+		--peer-key $PUB_A --inner 192.168.241.2,192.168.241.1 --transcript $PEER_TR"
 }
-# wgpeer STEP...: wgpeer run in b as that peer (guest-image/peer/wgpeer.c
-# lists the steps); its transcript appended to $PEER_TR.
-wgpeer() {
-	on b /usr/bin/wgpeer run --listen 51821 --peer 10.0.0.1:51820 --key "$KEY_B" \
-		--peer-key "$PUB_A" --inner 192.168.241.2,192.168.241.1 --transcript "$PEER_TR" "$@"
-}
-# wgpeer_bg STEP...: the same in the background (BG_PID); its output in
-# /tmp/$ns_prefix.peer.out.
-wgpeer_bg() {
-	bg b /usr/bin/wgpeer run --listen 51821 --peer 10.0.0.1:51820 --key "$KEY_B" \
-		--peer-key "$PUB_A" --inner 192.168.241.2,192.168.241.1 --transcript "$PEER_TR" "$@" \
-		> /tmp/"$ns_prefix".peer.out 2>&1
-}
+# wgpeer STEP...: that peer in b (guest-image/peer/wgpeer.c lists the
+# steps).  wgpeer_bg STEP...: the same in the background (BG_PID), its
+# output in /tmp/$ns_prefix.peer.out.
+# shellcheck disable=SC2086 # PEER_RUN is words
+wgpeer() { on b $PEER_RUN "$@"; }
+# shellcheck disable=SC2086
+wgpeer_bg() { bg b $PEER_RUN "$@" > /tmp/"$ns_prefix".peer.out 2>&1; }
 # tr_count DIR TYPE LEN: messages of TYPE and LEN bytes the transcript
 # has in DIR (send, recv).
 tr_count() {
@@ -987,8 +985,9 @@ flood_steady() {
 flood_mark() {
 	local n
 	n=$(flood_lines)
-	wait_for 10 sh -c "[ \$(grep -c '^progress' '$FLOOD_OUT') -gt $n ]" || fail "the flood stopped reporting"
+	wait_for 10 flood_past "$n" || fail "the flood stopped reporting"
 }
+flood_past() { [ "$(flood_lines)" -gt "$1" ]; }
 flood_stop() {
 	stop "$FLOOD_PID"
 	tail -n 1 "$FLOOD_OUT"

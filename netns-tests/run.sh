@@ -85,6 +85,8 @@ case_dir() { case "$1" in timers | peer) echo "$1" ;; *) echo cases ;; esac; }
 # scenario_suite SUITE: a suite of scenario files (netns-tests/DIR/*.sh,
 # one case each, run by the netns entry).
 scenario_suite() { case "$1" in netns | timers | peer) return 0 ;; esac; return 1; }
+# scenario_dirs: their folders.
+scenario_dirs="cases timers peer"
 # split_word WORD: suite and flavors of a SUITE:FLAVOR word; a netns suite
 # written netns=a,b names its own cases, which stand for CASES while that
 # suite runs (cases_from: where the cases came from, for messages).
@@ -428,7 +430,11 @@ n=0 passed=0 failed=0 skipped=0 known=0 known_unknown=0
 # SUBJECT' line (the fix's patch subject), or nothing.  carries_fix FLAVOR
 # SUBJECT: FLAVOR's kernel has that patch (kernel/build.sh lists its
 # patches in FLAVOR/patches).
-case_fix() { cat "$top/netns-tests/cases/$1.sh" "$top/netns-tests/timers/$1.sh" "$top/netns-tests/peer/$1.sh" 2> /dev/null | sed -n 's/^# fixed-by: //p' || true; }
+case_fix() {
+	local d
+	for d in $scenario_dirs; do cat "$top/netns-tests/$d/$1.sh" 2> /dev/null || true; done |
+		sed -n 's/^# fixed-by: //p'
+}
 carries_fix() { grep -qxF -- "$2" "$(kernel_dir "$1")/patches" 2> /dev/null; }
 
 # fix_known FLAVOR: whether a fix can be told to be in FLAVOR's kernel or
@@ -612,9 +618,9 @@ guest_timeout() {
 # patch list cannot be told (fix_known) lacks nothing known: a case in
 # neither list runs on a kernel whose fix status is unknown.
 fix_cases() {
-	local f c fix list=
+	local d f c fix list=
 	[ "$2" = carries ] || fix_known "$1" || return 0
-	for f in "$top"/netns-tests/cases/*.sh "$top"/netns-tests/timers/*.sh "$top"/netns-tests/peer/*.sh; do
+	for d in $scenario_dirs; do for f in "$top/netns-tests/$d"/*.sh; do
 		c=$(basename "$f" .sh)
 		fix=$(case_fix "$c")
 		[ -n "$fix" ] || continue
@@ -624,7 +630,7 @@ fix_cases() {
 			[ "$2" = lacks ] || continue
 		fi
 		list="$list${list:+,}$c"
-	done
+	done; done
 	echo "$list"
 }
 
@@ -966,9 +972,7 @@ for long in 1 0; do
 	for i in "${!words[@]}"; do
 		split_word "${words[i]}"
 		is_long=0
-		[ "$suite" != netns ] || [ -n "${CASES:-}" ] || is_long=1
-		[ "$suite" != timers ] || [ -n "${CASES:-}" ] || is_long=1
-		[ "$suite" != peer ] || [ -n "${CASES:-}" ] || is_long=1
+		! scenario_suite "$suite" || [ -n "${CASES:-}" ] || is_long=1
 		[ $is_long != $long ] || order+=("$i")
 	done
 done
