@@ -247,7 +247,7 @@ if [ "$cost" != 0 ]; then
 	echo quit | timeout 60 qemu-system-x86_64 -M none -nodefaults -display none -monitor stdio \
 		-plugin "$plugin,out=$out/plugin-probe.log" > "$out/plugin-probe.out" 2>&1 &&
 		grep -q '^exit insns=' "$out/plugin-probe.log" 2> /dev/null ||
-		die "QEMU does not load the cost plugin ($(grep -o 'wgt-insns: .*\|Could not load.*\|qemu-system-x86_64: .*' "$out/plugin-probe.out" | head -n 1)); BENCH_COST=0 runs without the cost metric"
+		die "QEMU does not load the cost plugin ($(grep -o 'wgt-insns: .*\|Could not load.*\|qemu-system-x86_64: .*' "$out/plugin-probe.out" | sed -n 1p)); BENCH_COST=0 runs without the cost metric"
 	for side in CAND BASE; do
 		o=$(eval echo "\$OBJ_$side")
 		if [ -n "$o" ] && [ "$side" = BASE ] && [ "$o" = "$OBJ_CAND" ]; then
@@ -355,7 +355,7 @@ collect() {
 		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s, r, $1, $2, $3, $4, $5, $6, $7, $8, $9
 	}' >> "$micro"
 	if grep -q '^micro-error' "$out/$run.out"; then
-		msg "  microbenchmark: $(grep '^micro-error' "$out/$run.out" | head -n 1)"
+		msg "  microbenchmark: $(grep '^micro-error' "$out/$run.out" | sed -n 1p)"
 		grep '^# .*FAIL' "$out/$run.out" | sed 's/^/[bench]   /' || true
 	fi
 }
@@ -483,7 +483,7 @@ run_two_guest() { # SIDE REP ORDER
 	echo "cost_alpha=${BENCH_COST_ALPHA:-0.05}"
 	echo "guest_clock=${clock_args:-as the guest calibrates it}"
 	echo "accel=$(head -n 1 "$BUILD_DIR/accel" 2> /dev/null || echo "${ACCEL:-probe}")"
-	echo "host=$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+	echo "host=$(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | sed -n 1p)"
 	echo "started=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 } > "$out/meta.env"
 

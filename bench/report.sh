@@ -357,9 +357,9 @@ if command -v gnuplot > /dev/null && [ -s "$dir/summary.tsv" ]; then
 					((i, im[j]) in v) ? lo[i, im[j]] : "NaN", ((i, im[j]) in v) ? hi[i, im[j]] : "NaN"
 			printf "\n"
 		}
-	}' <(awk -F'\t' -v s="$(cut -f1 "$dir/micro-summary.tsv" | grep -m1 CAND || cut -f1 "$dir/micro-summary.tsv" | head -n 1)" '$1 == s' "$dir/micro-summary.tsv") \
+	}' <(awk -F'\t' -v s="$(cut -f1 "$dir/micro-summary.tsv" | grep CAND | sed -n 1p || cut -f1 "$dir/micro-summary.tsv" | sed -n 1p)" '$1 == s' "$dir/micro-summary.tsv") \
 		> "$dir/plot-micro.dat"
-	dh=$(awk -F'\t' '$2 == "curve25519" { printf "%s%s %.0f/s", sep, $4, $10; sep = ", " }' "$dir/micro-summary.tsv" | head -c 200)
+	dh=$(awk -F'\t' '$2 == "curve25519" { printf "%s%s %.0f/s", sep, $4, $10; sep = ", " }' "$dir/micro-summary.tsv" | cut -c 1-200)
 	nplots=2
 	[ -s "$dir/plot-micro.dat" ] && nplots=3
 	gnuplot > "$dir/gnuplot.log" 2>&1 <<EOF || echo "$prog: gnuplot failed (see $dir/gnuplot.log)" >&2

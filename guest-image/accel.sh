@@ -20,14 +20,14 @@ kvm|tcg) echo "$ACCEL"; exit 0 ;;
 esac
 
 cache=$BUILD_DIR/accel
-key="$(cat /proc/sys/kernel/random/boot_id) $(qemu-system-x86_64 --version | head -n 1)"
+key="$(cat /proc/sys/kernel/random/boot_id) $(qemu-system-x86_64 --version | sed -n 1p)"
 if [ -r "$cache" ] && [ "$(sed -n 2p "$cache")" = "$key" ]; then
 	head -n 1 "$cache"
 	exit 0
 fi
 
 result=tcg
-kernel=${PROBE_KERNEL:-$(ls "$BUILD_DIR"/kernel/*/bzImage 2> /dev/null | head -n 1)}
+kernel=${PROBE_KERNEL:-$(ls "$BUILD_DIR"/kernel/*/bzImage 2> /dev/null | sed -n 1p)}
 initrd=$BUILD_DIR/initramfs.cpio.gz
 if [ ! -w /dev/kvm ]; then
 	echo "[accel] /dev/kvm not usable: TCG" >&2

@@ -57,7 +57,7 @@ key=$(
 	{
 		cat "$0" "$top/guest-image/init.c"
 		echo "$arch $cross"
-		"$cc" --version | head -n 1
+		"$cc" --version | sed -n 1p
 		cat "$top/guest-image/cross/klog.h" "$top/guest-image/cross/cases.h"
 		for e in $entries; do entry_flags "$e"; cat "$top/guest-image/cross/$e.c"; done
 	} | sha256sum | cut -c1-16

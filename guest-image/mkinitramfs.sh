@@ -26,7 +26,7 @@ tools="/usr/bin/wg /usr/bin/ip /usr/bin/ss /usr/bin/ping /usr/bin/iperf3 /usr/bi
 for t in $busybox $tools; do
 	[ -x "$t" ] || die "$t is missing (make deps installs busybox-static, wireguard-tools, iproute2, iputils-ping, iperf3, wireguard-go, nftables)"
 done
-file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
+file -L "$busybox" 2>/dev/null | grep 'statically linked' > /dev/null ||
 	die "$busybox is not static: install busybox-static"
 command -v cpio > /dev/null || die "cpio is missing"
 

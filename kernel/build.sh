@@ -40,13 +40,14 @@
 # free_disk), KEEP_TREES and KEEP_USER_KERNELS (what a build keeps of
 # the source trees and of user-kernels/, see free_disk), V=1 for the full
 # build log.
-set -e -o pipefail
+set -E -e -o pipefail
 export LC_ALL=C
 
 prog=kernel/build.sh
 die() { echo "$prog: $*" >&2; exit 1; }
 # A command that stops the build says where, so that no build log is left
-# without its reason (one a fixture check once showed empty).
+# without its reason (one a fixture check once showed empty); -E above
+# makes that true inside functions and subshells too.
 trap 'echo "$prog: stopped at line $LINENO (exit $?): $BASH_COMMAND" >&2' ERR
 msg() { echo "[kernel] $*"; }
 
@@ -349,7 +350,7 @@ lru() {
 	local p
 	for p in "$@"; do
 		[ -d "$p" ] || continue
-		echo "$({ stat -c %Y "$p.use" || stat -c %Y "$p/.use" || stat -c %Y "$p"; } 2> /dev/null | head -n 1) $p"
+		echo "$({ stat -c %Y "$p.use" || stat -c %Y "$p/.use" || stat -c %Y "$p"; } 2> /dev/null | sed -n 1p) $p"
 	done | sort -n
 }
 prune_user_kernels() {
@@ -358,7 +359,10 @@ prune_user_kernels() {
 	[ -d "$BUILD_DIR/user-kernels" ] || return 0
 	roots=$(lru "$BUILD_DIR"/user-kernels/*)
 	n=$(echo "$roots" | grep -c . || true)
-	echo "$roots" | while read -r when r; do
+	# Not 'echo | while ... break': bash writes a line at a time into a
+	# pipe, and a loop that stops early leaves echo writing into a closed
+	# pipe (SIGPIPE, exit 141 under pipefail, and the build stops unlogged).
+	while read -r when r; do
 		if [ -z "$r" ] || [ "$n" -le "$keep" ]; then break; fi
 		n=$((n - 1))
 		[ "$(realpath "$r")" != "$(realpath "$kroot")" ] || continue
@@ -371,10 +375,10 @@ prune_user_kernels() {
 			msg "$outname: removing user-kernels/${r##*/} ($(du -sm "$r" | cut -f1) MB, last used $(date -d "@$when" '+%F %T')): beyond the KEEP_USER_KERNELS=$keep most recently used"
 			rm -rf "$r"
 		)
-	done
+	done <<< "$roots"
 }
 free_disk() {
-	local need dir key used trees t when keep=${KEEP_TREES:-2} n
+	local need dir key used trees t when why keep=${KEEP_TREES:-2} n
 	number KEEP_TREES "$keep"
 	need=${KERNEL_MIN_FREE_MB:-}
 	if [ -z "$need" ]; then
@@ -398,7 +402,7 @@ free_disk() {
 	# shellcheck disable=SC2086 # paths without spaces (BUILD_DIR is checked)
 	trees=$(lru $trees)
 	n=$(echo "$trees" | grep -c . || true)
-	echo "$trees" | while read -r when t; do
+	while read -r when t; do
 		[ -n "$t" ] || continue
 		key=${t##*/}
 		if [ "$n" -gt "$keep" ]; then
@@ -416,7 +420,7 @@ free_disk() {
 			rm -rf "$t"
 			rm -f "$t.use" "$t.lock"
 		)
-	done
+	done <<< "$trees"
 	[ "$(free_mb)" -ge "$need" ] ||
 		die "disk full: $(free_mb) MB free in $kroot, a kernel build needs about $need MB (each source tree left is one a flavor or user kernel here builds from, or in use by a running build)"
 }
@@ -467,7 +471,7 @@ if [ -z "$tree" ] && [ ! -e "$src/.wgt-complete" ]; then
 				> "$out/am.log" 2>&1; then
 				cat "$out/am.log" >&2
 				rm -rf "$src"
-				where=$(sed -n 's/^error: patch failed: \(.*\)$/\1/p; s/^error: \([^ ]*\): does not exist in index$/\1 (no such file)/p' "$out/am.log" | head -n 1)
+				where=$(sed -n 's/^error: patch failed: \(.*\)$/\1/p; s/^error: \([^ ]*\): does not exist in index$/\1 (no such file)/p' "$out/am.log" | sed -n 1p)
 				die "patch $p does not apply to linux-source-6.1${where:+ (at $where)}"
 			fi
 		done

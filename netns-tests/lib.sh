@@ -133,12 +133,12 @@ stop() {
 
 # tcp_listening NS PORT: something listens on TCP PORT in NS.
 tcp_listening() {
-	ip netns exec "$ns_prefix-$1" /usr/bin/ss -Htln "sport = :$2" | grep -q .
+	ip netns exec "$ns_prefix-$1" /usr/bin/ss -Htln "sport = :$2" | grep . > /dev/null
 }
 
 # udp_listening NS PORT: a UDP socket is bound to PORT in NS.
 udp_listening() {
-	ip netns exec "$ns_prefix-$1" /usr/bin/ss -Huln "sport = :$2" | grep -q .
+	ip netns exec "$ns_prefix-$1" /usr/bin/ss -Huln "sport = :$2" | grep . > /dev/null
 }
 
 # latest_handshake NS IFACE PEER: seconds since the epoch, 0 if none.
@@ -170,7 +170,7 @@ handshake_at_rest() {
 			prev=$cur
 			still=$((now + 200 * ${wgt_timeout_scale:-1}))
 		elif [ "$now" -ge "$still" ] &&
-			echo "$cur" | awk '{ exit !($1 > 0 && $2 > 0) }'; then
+			echo "$cur" | awk '{ ok = $1 > 0 && $2 > 0 } END { exit !ok }'; then
 			AT_REST=$cur
 			return 0
 		fi
@@ -408,8 +408,8 @@ no_ping() {
 	log "[$ns_prefix-$ns] the ping below expects no reply"
 	ping_run "$ns" "$@"
 	sent=$(echo "$PING_OUT" | sed -n 's/^\([0-9]*\) packets transmitted.*/\1/p')
-	[ "${sent:-0}" -gt 0 ] || fail "[$ns] ping $PING_ARGS: nothing was sent: $(echo "$PING_OUT" | head -n 1)"
-	echo "$PING_OUT" | grep -q ', 0 received' || fail "[$ns] ping $PING_ARGS got a reply, expected none"
+	[ "${sent:-0}" -gt 0 ] || fail "[$ns] ping $PING_ARGS: nothing was sent: $(echo "$PING_OUT" | sed -n 1p)"
+	echo "$PING_OUT" | grep ', 0 received' > /dev/null || fail "[$ns] ping $PING_ARGS got a reply, expected none"
 }
 
 # quiet_period SECONDS: give something that must NOT happen (an answer to

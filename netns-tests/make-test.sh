@@ -124,11 +124,12 @@ echo "[test] bench's checks, alone on the host: $BENCH_CMD" >&2
 part bench "$BENCH_CMD" &
 wait $! || true
 
-echo "[test] the suites, and beside them the native, kernel, KCIDB, LAVA, init, peer, signal and results checks (nice 19) and the fixtures (their output: $logs)" >&2
+echo "[test] the suites, and beside them the native, kernel, pipes, KCIDB, LAVA, init, peer, signal and results checks (nice 19) and the fixtures (their output: $logs)" >&2
 # shellcheck disable=SC2016 # expanded by the inner shell
 nice -n 19 bash -c "$(declare -f part)"'
 	part native "$NATIVE_CMD"
 	part kernel kernel/check.sh
+	part pipes netns-tests/pipe-check.sh
 	part kcidb netns-tests/kcidb/check.sh
 	part lava netns-tests/lava/format-check.sh
 	part init guest-image/check/init-check.sh
@@ -156,7 +157,7 @@ echo "# the checks beside the suites (ended $(($(date +%s) - suites_end)) s afte
 cat "$logs/host.log" "$logs/fixtures.log"
 
 # The verdict: every part above, by the name part() kept its status under.
-parts="bench native kernel kcidb lava init peer signals results fixtures"
+parts="bench native kernel pipes kcidb lava init peer signals results fixtures"
 failed=""
 [ "$suites_rc" = 0 ] || failed="$failed suites"
 for name in $parts; do

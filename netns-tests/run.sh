@@ -317,7 +317,7 @@ guest_case() {
 		# report, from the console (the port may have lost them).
 		local excerpt
 		excerpt=$(sed -n 's/\r$//; /BUG: \|Oops\|Kernel panic\|WARNING: \|RIP: \|soft lockup\|rcu: INFO/p' \
-			"$console" 2> /dev/null | head -n 6 | tr -d '\000' | sed 's/^/# console: /' || true)
+			"$console" 2> /dev/null | sed -n 1,6p | tr -d '\000' | sed 's/^/# console: /' || true)
 		why="the guest died (boot.sh exit $rc)${excerpt:+$'\n'$excerpt}"
 	elif grep -qx '# wgt-health: FAIL' "$k"; then
 		why="the kernel log or taint flags show trouble (above)"

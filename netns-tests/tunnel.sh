@@ -26,7 +26,7 @@ accel=$(head -n 1 "$BUILD_DIR/accel" 2> /dev/null || echo "${ACCEL:-?}")
 hs=$(sed -n 's/^# PASS: handshake: //p' "$out" | tail -n 1)
 tput=$(sed -n 's/^# throughput: //p' "$out" | tail -n 1)
 ktap=$(sed -n 's/^# results: //p' "$out")
-what=$(sed -n 's/^# kernel [^:]*: //p' "$out" | head -n 1)
+what=$(sed -n 's/^# kernel [^:]*: //p' "$out" | sed -n 1p)
 
 echo
 echo "WireGuard tunnel, $flavor kernel ${ver:+($ver) }under ${accel^^}:"

@@ -49,7 +49,7 @@ group_of() {
 # (not linked in, no global text symbol, or no .text).
 text_range() {
 	local o=$1 size sym off addr
-	size=$(objdump -h "$o" | awk '$2 == ".text" { print $3; exit }')
+	size=$(objdump -h "$o" | awk '$2 == ".text" && !n++ { print $3 }')
 	[ -n "$size" ] && [ $((16#$size)) -gt 0 ] || return 0
 	# One global symbol of .text is enough: globals are unique in System.map.
 	read -r off sym < <(objdump -t "$o" |

@@ -82,7 +82,7 @@ for t in $targets; do
 		echo "not ok $n fuzz: $t"
 		echo "#   exit status $rc after ${execs:-?} executions"
 		grep -E 'DIFFERENCE|ERROR|SUMMARY|runtime error|Test unit written' \
-			"$tmp/$t.log" | head -20 | sed 's/^/#   /'
+			"$tmp/$t.log" | sed -n '1,20s/^/#   /p'
 		echo "#   log: $results/$t.log"
 	fi
 done

@@ -61,7 +61,7 @@ pair() {
 	local r=$! i
 	pids="$pids $r"
 	for i in $(seq 100); do
-		! ss -Hlun "sport = :$pr" | grep -q . || break
+		! ss -Hlun "sport = :$pr" | grep . > /dev/null || break
 		sleep 0.1
 	done
 	"$tmp/wgpeer" run --listen "$pi" --peer "127.0.0.1:$pr" --key "$ki" --peer-key "$pubr" \

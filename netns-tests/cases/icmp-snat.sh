@@ -30,6 +30,6 @@ table ip natr {
 NFT
 out=$(ip netns exec "$(nsname r)" /usr/bin/ping -W 2 -c 1 192.168.241.1 2>&1 || true)
 echo "$out" | sed 's/^/  /'
-echo "$out" | grep -q 'From 10.0.0.100 icmp_seq=1 Destination Host Unreachable' ||
+echo "$out" | grep 'From 10.0.0.100 icmp_seq=1 Destination Host Unreachable' > /dev/null ||
 	fail "r's ping got no 'host unreachable' from 10.0.0.100: the error did not find its way back through the NAT"
 pass "the ICMP error for a NATed packet came back to r from 10.0.0.100"

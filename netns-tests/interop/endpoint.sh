@@ -100,7 +100,7 @@ ep_recv_start() {
 	rm -f "/tmp/rx.$1" "/tmp/rx.$1.done"
 	( /usr/bin/wgt-xfer recv "$1" > "/tmp/rx.$1" 2> "/tmp/rx.$1.log"
 	  echo $? > "/tmp/rx.$1.done" ) < /dev/null > /dev/null 2>&1 &
-	wait_for 10 sh -c "/usr/bin/ss -Htln 'sport = :$1' | grep -q ." ||
+	wait_for 10 sh -c "/usr/bin/ss -Htln 'sport = :$1' | grep . > /dev/null" ||
 		ep_die "receiver on port $1 did not start"
 }
 

@@ -18,8 +18,8 @@ wait_for 10 udp_listening a 9999 || fail "no sink on a"
 ping_all a 1 -W 5 192.168.241.2
 wait_for 30 tl_seen 1 "$tl" a2b 4 32 32 ||
 	{ tl_show "$tl"; fail "a sent no keepalive after b's echo reply"; }
-t_reply=$(tl_times "$tl" b2a 4 33 | head -n 1)
-t_ka=$(tl_times "$tl" a2b 4 32 32 | head -n 1)
+t_reply=$(tl_times "$tl" b2a 4 33 | sed -n 1p)
+t_ka=$(tl_times "$tl" a2b 4 32 32 | sed -n 1p)
 echo "b's echo reply at $t_reply s, a's keepalive at $t_ka s"
 within "$t_reply" "$t_ka" 10 || { tl_show "$tl"; fail "a's keepalive came $t_ka - $t_reply s after the data it answers, not 10 s"; }
 pass "a keepalive 10 s after data that got no answer"
@@ -37,7 +37,7 @@ wait_for 30 tl_seen 1 "$tl" a2b 4 32 32 "$t0" ||
 set -- $(tl_times "$tl" b2a 4 33 65535 "$t0")
 [ $# = 2 ] || { tl_show "$tl" "$t0"; fail "the relay saw $# data messages from b, expected 2"; }
 d1=$1 d2=$2
-k1=$(tl_times "$tl" a2b 4 32 32 "$t0" | head -n 1)
+k1=$(tl_times "$tl" a2b 4 32 32 "$t0" | sed -n 1p)
 echo "b's datagrams at $d1 and $d2 s, a's keepalive at $k1 s"
 within "$d1" "$k1" 10 || { tl_show "$tl" "$t0"; fail "a's keepalive came $d1 -> $k1, not 10 s after b's first datagram"; }
 # The negative, with its control above (a's keepalive timer fired, seen

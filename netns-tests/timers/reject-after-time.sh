@@ -18,7 +18,7 @@ wait_for 10 udp_listening a 9999 || fail "no sink on a"
 ping_all a 1 -W 5 192.168.241.2
 set -- $(awk '$2 == "a2b" && $3 == 1 { print $1, $5; exit }' "$tl")
 idx_a1=$2
-t_hs=$(tl_times "$tl" b2a 2 | head -n 1)
+t_hs=$(tl_times "$tl" b2a 2 | sed -n 1p)
 [ -n "$t_hs" ] && [ -n "$idx_a1" ] || { tl_show "$tl"; fail "no handshake"; }
 mitm hold a2b on
 rx_a() { transfer a wg0 "$PUB_B" | awk '{ print $1 }'; }

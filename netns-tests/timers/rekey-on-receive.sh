@@ -12,15 +12,15 @@
 timers_pair
 
 ping_all a 1 -W 5 192.168.241.2
-t_hs=$(tl_times "$tl" b2a 2 | head -n 1)
+t_hs=$(tl_times "$tl" b2a 2 | sed -n 1p)
 [ -n "$t_hs" ] || { tl_show "$tl"; fail "no handshake response from b"; }
 wg_peer b wg0 "$PUB_A" persistent-keepalive 5
 # Until a's new initiation, 200 s at most.
 wait_for 200 tl_seen 1 "$tl" a2b 1 0 65535 "$t_hs" ||
 	{ tl_show "$tl" "$t_hs"; fail "a started no new handshake in 200 s of receiving on its keypair"; }
-wait_for 10 tl_seen 1 "$tl" b2a 2 0 65535 "$(tl_times "$tl" a2b 1 0 65535 "$t_hs" | head -n 1)" ||
+wait_for 10 tl_seen 1 "$tl" b2a 2 0 65535 "$(tl_times "$tl" a2b 1 0 65535 "$t_hs" | sed -n 1p)" ||
 	{ tl_show "$tl" "$t_hs"; fail "b did not answer a's new initiation"; }
-t_re=$(tl_times "$tl" a2b 1 0 65535 "$t_hs" | head -n 1)
+t_re=$(tl_times "$tl" a2b 1 0 65535 "$t_hs" | sed -n 1p)
 echo "session from $t_hs s, a's new initiation at $t_re s"
 # It came with the first keepalive a received at 165 s or later.
 t_trig=$(awk -v t="$t_hs" '$2 == "b2a" && $3 == 4 && $1 >= t + 165 { print $1; exit }' "$tl")

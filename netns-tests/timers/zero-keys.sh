@@ -18,7 +18,7 @@ u_mark=$(tl_now)
 kmsg_mark
 
 ping_all a 1 -W 5 192.168.241.2
-t_hs=$(tl_times "$tl" b2a 2 | head -n 1)
+t_hs=$(tl_times "$tl" b2a 2 | sed -n 1p)
 [ -n "$t_hs" ] || { tl_show "$tl"; fail "no handshake"; }
 # At 185 s a sends: a new session, which restarts the 540 s.
 while [ "$(awk -v t="$t_hs" '{ printf "%d", $1 - t }' /proc/uptime)" -lt 185 ]; do sleep 5; done
@@ -33,7 +33,7 @@ wait_for 620 zero_lines 2 ||
 	{ kmsg_since | grep -i zeroing; fail "the kernel did not erase both peers' keys in 620 s after the last session"; }
 quiet_period 20
 # The log's clock against the relay's: the mark, written at u_mark.
-off=$(kmsg_since | awk -v u="$u_mark" -v m="$KMSG_MARK" 'index($0, m) { gsub(/^\[ *|\].*/, ""); print $0 - u; exit }')
+off=$(kmsg_since | awk -v u="$u_mark" -v m="$KMSG_MARK" '!n && index($0, m) { n = 1; gsub(/^\[ *|\].*/, ""); print $0 - u }')
 [ -n "$off" ] || fail "the mark is not in the kernel log"
 set -- $(kmsg_since | awk -v o="$off" '/: Zeroing out all keys for peer/ { s = $0; gsub(/^\[ *|\].*/, "", s); printf "%.3f\n", s - o }')
 echo "keys erased at $* s (relay's clock), 540 s after $t_last s is $(awk -v t="$t_last" 'BEGIN { print t + 540 }') s"
@@ -46,7 +46,7 @@ done
 pass "both peers' keys erased 540 s after the last session (not the first)"
 # From the wire: nothing after a's passive keepalive (10 s in: b's echo
 # reply got no answer), whenever it came.
-k=$(tl_times "$tl" a2b 4 32 32 "$t_last" | head -n 1)
+k=$(tl_times "$tl" a2b 4 32 32 "$t_last" | sed -n 1p)
 [ -n "$k" ] || { tl_show "$tl" "$t_last"; fail "a's passive keepalive after the last session is not on the wire: the silence below would prove nothing"; }
 n=$(awk -v t="$k" '$1 > t' "$tl" | wc -l)
 [ "$n" = 0 ] || { tl_show "$tl" "$t_last"; fail "$n messages on the wire after a's last keepalive ($k s), through the erasure"; }
