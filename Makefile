@@ -35,7 +35,7 @@ PATH_KNOBS := BUILD_DIR PATCHES KERNEL_TREE KERNEL KERNEL_CONFIG CONFIG_FRAGMENT
 	BENCH_OUT CAND_PATCHES BASE_PATCHES CAND_TREE BASE_TREE CAND_KERNEL BASE_KERNEL
 path_rule := a path here may hold only letters, digits and / . _ - + , : = @ (no spaces, quotes, $$ or shell characters)
 # Lists of words: the same characters, and spaces between the words.
-WORD_KNOBS := FLAVOR ARCH ACCEL CASES TEST_SUITES MODULAR_CASES STOCK_CASES \
+WORD_KNOBS := FLAVOR ARCH ACCEL CASES TEST_SUITES CHECK_SUITES MODULAR_CASES STOCK_CASES \
 	INTEROP_IMPLS INTEROP_GO_KERNEL MATRIX_FLAVORS MATRIX_SUITES DEBUG_SUITES \
 	LAVA_SUITES LAVA_CHECK_SUITES FUZZ_TARGETS CAND BASE BENCH_TESTS BENCH_MODES \
 	BENCH_METRIC BENCH_TOL BENCH_ALPHA BENCH_COST BENCH_COST_TOL BENCH_COST_ALPHA \
@@ -57,7 +57,7 @@ NUMBER_KNOBS := JOBS:1:1024 SUITE_JOBS:1:64 TIMEOUT_SCALE:1:100 DEBUG_TIMEOUT_SC
 	SUITE_TIMEOUT:1:86400 REPEAT:1:1000 FUZZ_SECONDS:1:86400 TEST_FUZZ_SECONDS:1:86400 \
 	KERNEL_MIN_FREE_MB:0:1048576 KEEP_RESULTS:1:100000 KEEP_TREES:0:1000 KEEP_USER_KERNELS:1:1000 \
 	BENCH_REPS:1:1000 BENCH_SECS:1:3600 BENCH_MICRO_MS:0:10000 \
-	BENCH_CAL_COMPARISONS:1:1000 V:0:1 LONG_SELFTESTS:0:1 BENCH_CAL_SAME:0:1
+	BENCH_CAL_COMPARISONS:1:1000 V:0:1 LONG_SELFTESTS:0:1 BENCH_CAL_SAME:0:1 TUNNEL:0:1 RUNS:1:1000
 $(foreach k,$(PATH_KNOBS),$(if $(call given,$(k)),$(if $(call only,$(word_chars),$(value $(k))),,$(call knob_error,$(k),$(path_rule)))))
 $(foreach k,$(WORD_KNOBS),$(if $(call given,$(k)),$(if $(call only,$(word_chars),$(subst $(space),,$(value $(k)))),,$(call knob_error,$(k),$(word_rule)))))
 $(foreach k,$(TEXT_KNOBS),$(if $(call given,$(k)),$(if $(call text_bad,$(value $(k))),$(call knob_error,$(k),$(text_rule)))))
@@ -212,7 +212,7 @@ endif
 # A bare 'make' is the README's main job.
 .DEFAULT_GOAL := all
 
-.PHONY: all knobs deps kernel image tunnel test test-matrix test-debug interop soak help clean distclean \
+.PHONY: all knobs deps kernel image tunnel test check shell history test-matrix test-debug interop soak help clean distclean \
 	check-arch x86-only bench bench-compare bench-calibrate lava-jobs lava-check
 
 check-arch:
@@ -229,6 +229,7 @@ all: deps kernel image tunnel
 # or booted: one line and exit 2 for a bad FLAVOR, ARCH, suite word, case
 # name, INTEROP_GO_KERNEL or ACCEL.  KNOB_SUITES is the target's suites.
 test soak: KNOB_SUITES = $(TEST_SUITES)
+check: KNOB_SUITES = $(CHECK_SUITES)
 test-matrix: KNOB_SUITES = $(MATRIX_SUITES)
 interop: KNOB_SUITES = $(INTEROP_CELLS)
 test-debug: KNOB_SUITES = $(DEBUG_SUITES)
@@ -352,13 +353,40 @@ endif
 # on zinc, in a full 'make test' (not when CASES or PATCHES narrow it).
 FIXTURE_CHECK := $(if $(and $(filter x86_64,$(ARCH)),$(filter zinc,$(TEST_FLAVORS)),$(if $(CASES)$(USER_KERNEL),,y)),netns-tests/fixtures/check.sh zinc,true)
 
+# make shell, fed commands from a pipe (guest-image/check/shell-check.sh):
+# on the first flavor make test builds, on x86_64, in a full make test.
+SHELL_CHECK := $(if $(and $(filter x86_64,$(ARCH)),$(if $(CASES),,y)),guest-image/check/shell-check.sh $(or $(filter $(FLAVOR),$(TEST_FLAVORS)),$(firstword $(TEST_FLAVORS))),true)
+
 # After the kernels: bench's checks alone, then the suites with the other
 # host-side checks beside them (netns-tests/make-test.sh).
 test: deps image
 	$(Q)$(prune_results)
 	$(Q)for f in $(call q,$(TEST_FLAVORS)); do kernel/build.sh $$f || exit 1; done
 	$(Q)BENCH_CHECK='$(BENCH_CHECK)' NATIVE_CHECK='$(NATIVE_CHECK)' FIXTURE_CHECK='$(FIXTURE_CHECK)' \
-		netns-tests/make-test.sh $(call q,$(TEST_SUITES))
+		SHELL_CHECK='$(SHELL_CHECK)' netns-tests/make-test.sh $(call q,$(TEST_SUITES))
+
+# The developer's fast path: the suite words of CHECK_SUITES only (default
+# FLAVOR's netns suite, narrowed by CASES), building only the kernels they
+# name; no bench, native, fixture or other host-side checks.  Every
+# failure's "# reproduce:" line is such a command.
+CHECK_SUITES ?= $(if $(filter x86_64,$(ARCH)),netns:$(FLAVOR),zinc-selftest:$(FLAVOR))
+check: deps image
+	$(Q)$(prune_results)
+	$(Q)for f in $(call q,$(call flavors_of,$(CHECK_SUITES))); do kernel/build.sh $$f || exit 1; done
+	$(Q)netns-tests/run.sh $(call q,$(CHECK_SUITES))
+
+# The results' history (netns-tests/history.sh): per case and kernel, the
+# last RUNS results and how often they flipped.
+history:
+	$(Q)netns-tests/history.sh show '$(or $(RUNS),10)'
+
+# An interactive shell in a guest of FLAVOR's kernel (any kernel knob),
+# the cases' library loaded; TUNNEL=1: two namespaces with a tunnel up.
+TUNNEL := $(or $(TUNNEL),0)
+export TUNNEL
+shell: x86-only deps image
+	$(Q)kernel/build.sh '$(FLAVOR)'
+	$(Q)guest-image/shell.sh '$(FLAVOR)'
 
 # The suites REPEAT times, then each case's pass rate (netns-tests/soak.sh).
 # (Empty in the environment: the default.)
@@ -470,6 +498,15 @@ help:
 	@echo "                  and guest image, boot, run one WireGuard tunnel and"
 	@echo "                  print the handshake and the throughput"
 	@echo "  make test       the whole test suite: KTAP, then 'N passed, N failed'"
+	@echo "  make check CASES=tunnel-basic [FLAVOR=stock] [CHECK_SUITES='timers:zinc']"
+	@echo "                  only these suite words and cases, only their kernels built:"
+	@echo "                  the fast path; each failure prints the make check line"
+	@echo "                  that runs it again alone ('# reproduce: ...')"
+	@echo "  make history [RUNS=10]  each case's last RUNS results per kernel, its flips"
+	@echo "                  and whether it is flaky; every run ends with what is new"
+	@echo "  make shell [TUNNEL=1]  FLAVOR's kernel (or PATCHES, KERNEL_TREE, KERNEL)"
+	@echo "                  booted into a shell on the console, the cases' library"
+	@echo "                  loaded; TUNNEL=1: namespaces a and b with a tunnel up"
 	@echo "  make interop    the handshake interop matrix: every ordered pair of"
 	@echo "                  INTEROP_IMPLS as initiator and responder, then the table"
 	@echo "  make bench      throughput of CAND vs BASE (zinc vs stock), A/B interleaved,"

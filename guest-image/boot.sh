@@ -5,6 +5,7 @@
 #       [--args ARGS] [--name RUN] [--timeout SECONDS] [--smp N] [--mem MB]
 #       [--append WORDS] [--qemu 'EXTRA QEMU ARGS'] [--accel kvm|tcg]
 #       [--arch x86_64|arm64|arm] [--extra CPIO] [--lava FILE] [--stamp]
+#       [--shell]
 #
 # The guest runs /tests/entry/NAME and writes its output to a virtio-serial
 # port that lands in RESULTS_DIR/RUN/verdict.log; the console goes to
@@ -32,6 +33,11 @@
 # kernel command line with wgt_lava=1 (init then repeats each result on
 # the console); kernel, initramfs, modules and timeout.
 #
+# --shell (make shell, guest-image/shell.sh): the console is this
+# script's stdin and stdout (and still copied to console.log), QEMU runs
+# in the foreground, and the kernel prints only warnings and worse there;
+# Ctrl-A x stops QEMU.  No second boot after a QEMU crash.
+#
 # Knobs: ACCEL (kvm or tcg; default: probe once per host boot, see accel.sh),
 # ARCH (the guest's architecture, default x86_64; --arch wins), RESULTS_DIR
 # (default $BUILD_DIR/results), V=1 streams the console.
@@ -54,7 +60,7 @@ RESULTS_DIR=${RESULTS_DIR:-$BUILD_DIR/results}
 kernel= initrd= entry= args= name= timeout=300 smp=2 mem=768 append= qemu_extra=
 extra=
 lava=
-stamp=0
+stamp=0 shell=0
 accel=${ACCEL:-} arch=${ARCH:-x86_64}
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -73,6 +79,7 @@ while [ $# -gt 0 ]; do
 	--arch) arch=$2 ;;
 	--lava) lava=$2 ;;
 	--stamp) stamp=1; shift; continue ;;
+	--shell) shell=1; shift; continue ;;
 	*) die "unknown argument '$1' (see the header of $prog)" ;;
 	esac
 	[ $# -ge 2 ] || die "$1 needs a value"
@@ -138,6 +145,7 @@ cmdline="$cmdline wgt_entry=$entry wgt_seed=$seed wgt_smp=$smp wgt_accel=$accel"
 params=$(dirname "$kernel")/boot-params
 [ ! -s "$params" ] || cmdline="$cmdline $(cat "$params")"
 [ -z "$append" ] || cmdline="$cmdline $append"
+[ $shell = 0 ] || cmdline="$cmdline loglevel=4"
 qemu_args="-no-reboot $accel_args -smp $smp -device virtio-rng-pci"
 
 if [ -n "$lava" ]; then
@@ -243,14 +251,35 @@ watch() {
 	qemu_pid=
 	stamp_verdict
 }
-launch
-watch
+# shell: QEMU in the foreground, its console on our stdin and stdout
+# (signal=off: a Ctrl-C goes to the guest), copied to console.log.
+shell() {
+	local rc=0
+	# shellcheck disable=SC2086
+	$qemu $machine -nodefaults -nographic -display none -monitor none \
+		$qemu_args -cpu "$cpu" -m "$mem" \
+		-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
+		-chardev "stdio,id=con,mux=on,signal=off,logfile=$console" -serial chardev:con \
+		-device virtio-serial-pci \
+		-chardev "file,id=verdict,path=$verdict" \
+		-device virtserialport,chardev=verdict,name=verdict \
+		$qemu_extra 2> "$rundir/qemu.log" || rc=$?
+	# (QEMU leaves a terminal as it found it, unless it was killed.)
+	[ ! -t 0 ] || stty sane 2> /dev/null || true
+	qemu_rc=$rc
+}
+if [ $shell = 1 ]; then
+	shell
+else
+	launch
+	watch
+fi
 # QEMU itself crashing (killed by a signal of its own, not by us) before
 # the guest said a word is the host's fault, not the kernel's: QEMU 7.2's
 # TCG has died here with a general protection fault while the guest was
 # still enumerating PCI.  One more boot, said out loud; the crashed one's
 # logs are kept beside the new ones.
-if [ $timed_out = 0 ] && [ "$qemu_rc" -gt 128 ] && [ ! -s "$verdict" ]; then
+if [ $shell = 0 ] && [ $timed_out = 0 ] && [ "$qemu_rc" -gt 128 ] && [ ! -s "$verdict" ]; then
 	echo "[boot] $name: QEMU crashed (exit $qemu_rc, signal $((qemu_rc - 128))) before the guest reported anything; booting it again (logs: $rundir/*.crashed)" >&2
 	# Also in the KTAP (the host's collect counts it for the KCIDB report).
 	echo "# wgt-boot: QEMU crashed (exit $qemu_rc, signal $((qemu_rc - 128))) before the guest reported anything; booted it again (logs: $rundir/*.crashed)"

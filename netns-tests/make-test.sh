@@ -117,25 +117,28 @@ part() {
 	echo "$rc" > "$logs/$1.rc"
 }
 export logs
-export BENCH_CMD=${BENCH_CHECK:-true} NATIVE_CMD=${NATIVE_CHECK:-true} FIXTURE_CMD=${FIXTURE_CHECK:-true}
+export BENCH_CMD=${BENCH_CHECK:-true} NATIVE_CMD=${NATIVE_CHECK:-true} FIXTURE_CMD=${FIXTURE_CHECK:-true} \
+	SHELL_CMD=${SHELL_CHECK:-true}
 
 start=$(date +%s)
 echo "[test] bench's checks, alone on the host: $BENCH_CMD" >&2
 part bench "$BENCH_CMD" &
 wait $! || true
 
-echo "[test] the suites, and beside them the native, kernel, pipes, KCIDB, LAVA, init, peer, signal and results checks (nice 19) and the fixtures (their output: $logs)" >&2
+echo "[test] the suites, and beside them the native, kernel, pipes, history, KCIDB, LAVA, init, peer, signal, results and shell checks (nice 19) and the fixtures (their output: $logs)" >&2
 # shellcheck disable=SC2016 # expanded by the inner shell
 nice -n 19 bash -c "$(declare -f part)"'
 	part native "$NATIVE_CMD"
 	part kernel kernel/check.sh
 	part pipes netns-tests/pipe-check.sh
+	part history netns-tests/history-check.sh
 	part kcidb netns-tests/kcidb/check.sh
 	part lava netns-tests/lava/format-check.sh
 	part init guest-image/check/init-check.sh
 	part peer guest-image/peer/check.sh
 	part signals netns-tests/signal-check.sh
-	part results netns-tests/prune-results-check.sh' > "$logs/host.log" 2>&1 &
+	part results netns-tests/prune-results-check.sh
+	part shell "$SHELL_CMD"' > "$logs/host.log" 2>&1 &
 pids=($!)
 # shellcheck disable=SC2016
 FIXTURE_NICE=19 bash -c "$(declare -f part)"'
@@ -157,7 +160,7 @@ echo "# the checks beside the suites (ended $(($(date +%s) - suites_end)) s afte
 cat "$logs/host.log" "$logs/fixtures.log"
 
 # The verdict: every part above, by the name part() kept its status under.
-parts="bench native kernel pipes kcidb lava init peer signals results fixtures"
+parts="bench native kernel pipes history kcidb lava init peer signals results shell fixtures"
 failed=""
 [ "$suites_rc" = 0 ] || failed="$failed suites"
 for name in $parts; do

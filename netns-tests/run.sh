@@ -453,10 +453,35 @@ fix_known() { grep -q '^tarball=' "$(kernel_dir "$1")/source" 2> /dev/null; }
 # booted again: guest-image/boot.sh's "# wgt-boot: " line).  where PATH
 # FLAVOR RUN sets the path (under "wireguard.", e.g. netns or
 # two-guest.initiator), flavor and run of the next results collected.
-rec_path= rec_flavor= rec_run= rec_restarts=0
+rec_path= rec_flavor= rec_run= rec_restarts=0 cur_word=
 where() { rec_path=$1 rec_flavor=$2 rec_run=$3; }
+# reproduce WORD NAME: the command that runs result NAME of suite word
+# WORD again, alone: make check on the same kernel (series, tree or
+# image) with the same knobs.  A scenario case runs on its own (its suite
+# written SUITE=NAME:FLAVOR); a result of any other suite (a KUnit or
+# crypto-diff case, an interop cell, a guest's health) with its whole
+# word, the least that can run it.  The eleventh field of cases.tsv, and
+# a "# reproduce: " line above each failure.
+reproduce() {
+	local word=$1 name=$2 s f k v cmd
+	s=${word%%:*} f=${word#*:}
+	s=${s%%=*}
+	if scenario_suite "$s" && [ -r "$top/netns-tests/$(case_dir "$s")/$name.sh" ]; then
+		word=$s=$name:$f
+	fi
+	cmd="make -C $top check CHECK_SUITES=$word"
+	for k in ARCH ACCEL PATCHES KERNEL_TREE KERNEL KERNEL_CONFIG CONFIG_FRAGMENT SERIES FIXES \
+		BUILD_DIR TIMEOUT_SCALE SUITE_TIMEOUT INTEROP_GO_KERNEL; do
+		v=${!k:-}
+		case "$k=$v" in
+		*=|ARCH=x86_64|BUILD_DIR="$top/build"|INTEROP_GO_KERNEL=zinc) continue ;;
+		esac
+		cmd="$cmd $k=$v"
+	done
+	echo "$cmd"
+}
 record() {
-	local res=$1 name=$2 directive=$3 diag=$4 secs scale notes
+	local res=$1 name=$2 directive=$3 diag=$4 repro=${5:-} secs scale notes
 	secs=$(printf '%s\n' "$diag" | awk -v p="# + $name: " '
 		index($0, p) == 1 { s = substr($0, length(p) + 1); sub(/ s$/, "", s); if (s ~ /^[0-9]+$/) t = s }
 		END { print t }')
@@ -464,9 +489,9 @@ record() {
 	notes="qemu_restarts=$rec_restarts${scale:+ timeout_scale=$scale}"
 	# (vclock_note's line, on virtual time.)
 	notes="$notes$(printf '%s\n' "$diag" | sed -n 's/^# wgt-clock: \([0-9.]*\) s of guest time in \([0-9.]*\) s of wall time.*/ guest_seconds=\1 wall_seconds=\2/p' | tail -n 1)"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$res" "$prefix$name" \
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$res" "$prefix$name" \
 		"$rec_path" "$name" "$(printf '%s' "${directive# \# }" | tr '\t' ' ')" "$secs" "$rec_flavor" "$rec_run" \
-		"$notes" >> "$outdir/cases.tsv"
+		"$notes" "$repro" >> "$outdir/cases.tsv"
 }
 
 # vclock_note RUN: in a guest on virtual time (timers), turn each case's
@@ -512,7 +537,7 @@ vclock_note() {
 # did) is counted apart; every other "not ok" is a failure.
 collect() {
 	local file=$1 prefix=$2 expected=$3 died=$4 flavor=${5:-}
-	local line res rest name directive diag= reported= stray= clock
+	local line res rest name directive diag= reported= stray= clock repro=
 	rec_restarts=0
 	while IFS= read -r line; do
 		case "$line" in
@@ -557,9 +582,12 @@ collect() {
 			else
 				failed=$((failed + 1))
 				[ -z "$diag" ] || emit "$diag"
+				repro=$(reproduce "$cur_word" "$name")
+				emit "# reproduce: $repro"
 			fi
 			emit "$res $n $prefix$name$directive"
-			record "$res" "$name" "$directive" "$diag"
+			record "$res" "$name" "$directive" "$diag" "$repro"
+			repro=
 			diag=
 			;;
 		'KTAP version '* | [0-9]*..[0-9]* | '') ;;
@@ -583,8 +611,10 @@ collect() {
 		# What the guest said besides KTAP explains the first of them.
 		[ -z "$stray" ] || emit "$stray"
 		stray=
+		repro=$(reproduce "$cur_word" "$name")
+		emit "# reproduce: $repro"
 		emit "not ok $n $prefix$name # not run: $died"
-		record "not ok" "$name" " # not run: $died" ""
+		record "not ok" "$name" " # not run: $died" "" "$repro"
 	done <<< "$expected"
 }
 
@@ -897,6 +927,7 @@ results_dir=$RESULTS_DIR
 arch=$arch
 accel=${accel:-tcg}
 harness=$(git -C "$top" describe --always --dirty 2> /dev/null || true)
+kernel_knobs=${PATCHES:+PATCHES=$PATCHES}${KERNEL_TREE:+ KERNEL_TREE=$KERNEL_TREE}${KERNEL:+ KERNEL=$KERNEL}${CONFIG_FRAGMENT:+ CONFIG_FRAGMENT=$CONFIG_FRAGMENT}
 EOF
 : > "$ktap"
 emit() { printf '%s\n' "$*" | tee -a "$ktap"; }
@@ -940,6 +971,7 @@ boot_word() {
 # collect_word WORD: its results, from the variables word-I.rc set.
 collect_word() {
 	local flavor died
+	cur_word=$1
 	split_word "$1"
 	case "$suite" in
 	two-guest) collect_two_guest "${flavors%%+*}" "${flavors#*+}" ;;
@@ -1018,6 +1050,9 @@ echo "# results: $ktap"
 kcidb_ok=1
 kcidb=$(/usr/bin/python3 "$top/netns-tests/kcidb/kcidb.py" write "$outdir") || kcidb_ok=0
 [ $kcidb_ok = 0 ] || echo "# KCIDB: $kcidb"
+# The history (netns-tests/history.sh, make history): this run appended,
+# what is new since the last run of each kernel, and the flaky cases.
+"$top/netns-tests/history.sh" add "$outdir" || echo "# history: not written (the error above)"
 todos=
 [ $known = 0 ] || todos=", $known known failures (TODO)"
 [ $known_unknown = 0 ] || todos="$todos, $known_unknown of them on a kernel whose fix status is unknown"

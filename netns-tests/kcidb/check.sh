@@ -46,7 +46,7 @@ EOF
 t=$'\t'
 cat > "$out/cases.tsv" << EOF
 1${t}ok${t}zinc: netns: roam-v4${t}netns${t}roam-v4${t}${t}12${t}zinc${t}netns-zinc-x${t}qemu_restarts=0 timeout_scale=1
-2${t}not ok${t}zinc: netns: mtu${t}netns${t}mtu${t}${t}30${t}zinc${t}netns-zinc-x${t}qemu_restarts=1 timeout_scale=3
+2${t}not ok${t}zinc: netns: mtu${t}netns${t}mtu${t}${t}30${t}zinc${t}netns-zinc-x${t}qemu_restarts=1 timeout_scale=3${t}make -C /src check CHECK_SUITES=netns=mtu:zinc PATCHES=my-series
 3${t}ok${t}zinc: netns: smp-crypt # SKIP one CPU${t}netns${t}smp-crypt${t}SKIP one CPU${t}1${t}zinc${t}netns-zinc-x${t}qemu_restarts=0 timeout_scale=1
 4${t}not ok${t}stock: netns: rehandshake-race # TODO known failure: this kernel lacks 'x'${t}netns${t}rehandshake-race${t}TODO known failure: this kernel lacks 'x'${t}25${t}stock${t}netns-stock-x${t}qemu_restarts=0 timeout_scale=1
 5${t}not ok${t}stock: netns: keepalive # timed out after 60s${t}netns${t}keepalive${t}timed out after 60s${t}${t}stock${t}netns-stock-x${t}qemu_restarts=0 timeout_scale=1
@@ -82,8 +82,11 @@ t_report() {
 	# The guest's stretch factor and a QEMU restart reach the report.
 	[ "$(q 'm = d["tests"][1]["environment"]["misc"]; print(m["timeout_scale"], m["qemu_restarts"], "timeout_scale" in d["tests"][6]["environment"]["misc"])')" = "3 1 False" ] ||
 		die "the notes (timeout_scale, qemu_restarts) are not in the tests' environment"
+	# A failure's reproduce line (the eleventh field), and none for a pass.
+	[ "$(q 'print(d["tests"][1]["misc"].get("reproduce"), "reproduce" in d["tests"][0]["misc"])')" = "make -C /src check CHECK_SUITES=netns=mtu:zinc PATCHES=my-series False" ] ||
+		die "the failure's reproduce line is not in its test's misc: $(q 'print(d["tests"][1]["misc"])')"
 }
-check "a run's results as a valid KCIDB v5 report (8 tests, 2 builds, a known failure)" t_report
+check "a run's results as a valid KCIDB v5 report (8 tests, 2 builds, a known failure, a reproduce line)" t_report
 
 # 2. Reports that break the schema's rules are refused, each for its
 # reason: NAME PYTHON-EDIT EXPECTED-WORDS.
@@ -124,7 +127,7 @@ t_truncated() {
 	rm "$tmp/trunc/kcidb.json"
 	printf '9\tok\tzinc: netns: x\n' >> "$tmp/trunc/cases.tsv"
 	! /usr/bin/python3 "$kcidb" write "$tmp/trunc" 2> "$tmp/v" || die "a truncated line was accepted"
-	grep -q 'not 10 fields' "$tmp/v" || die "refused for another reason: $(cat "$tmp/v")"
+	grep -q 'not 10 or 11 fields' "$tmp/v" || die "refused for another reason: $(cat "$tmp/v")"
 	[ ! -e "$tmp/trunc/kcidb.json" ] && [ ! -e "$tmp/trunc/kcidb.json.tmp" ] ||
 		die "a report was written all the same"
 }

@@ -235,9 +235,13 @@ def report(outdir):
         f = []
     for line in f:
         fields = line.rstrip("\n").split("\t")
-        if len(fields) != 10:
-            die(f"{outdir}/cases.tsv: not 10 fields: {line!r}")
-        n, res, ktap_name, where, name, directive, secs, flavor, run, notes = fields
+        # (An eleventh field, in runs since it was added: the command
+        # that runs the case again, for a failure.)
+        if len(fields) == 10:
+            fields.append("")
+        if len(fields) != 11:
+            die(f"{outdir}/cases.tsv: not 10 or 11 fields: {line!r}")
+        n, res, ktap_name, where, name, directive, secs, flavor, run, notes, repro = fields
         t = {"id": f"{ORIGIN}:{env['stamp']}.{n}", "origin": ORIGIN,
              "build_id": kernel(env["kernel_root"], flavor, checkouts, builds),
              "path": test_path(where, name),
@@ -248,6 +252,8 @@ def report(outdir):
                           "run_start": env["start_time"]}},
              "log_url": url(os.path.join(env["results_dir"], run, "console.log")),
              "misc": {"ktap": f"{res} {n} {ktap_name}" + (f" # {directive}" if directive else "")}}
+        if repro:
+            t["misc"]["reproduce"] = repro
         if secs:
             t["duration"] = int(secs)
         # run.sh's notes: how much the guest stretched the case's waits
