@@ -30,7 +30,7 @@ number_ok = $(and $(1),$(call only,$(digits),$(1)),$(if $(filter 0%,$(1)),$(and 
 given = $(or $(filter command%,$(origin $(1))),$(and $(filter environment%,$(origin $(1))),$(value $(1))))
 knob_error = $(error make: $(1)=$(value $(1)): $(2))
 # Paths (no spaces): letters, digits and / . _ - + , : = @.
-PATH_KNOBS := BUILD_DIR PATCHES KERNEL_TREE KERNEL KERNEL_CONFIG CONFIG_FRAGMENT \
+PATH_KNOBS := BUILD_DIR PATCHES KERNEL_TREE KERNEL KERNEL_CONFIG CONFIG_FRAGMENT PAGE \
 	KERNEL_ROOT SERIES FIXES KSRC_TARBALL CROSS_COMPILE LAVA_OUT BASELINE NEW \
 	BENCH_OUT CAND_PATCHES BASE_PATCHES CAND_TREE BASE_TREE CAND_KERNEL BASE_KERNEL
 path_rule := a path here may hold only letters, digits and / . _ - + , : = @ (no spaces, quotes, $$ or shell characters)
@@ -44,7 +44,7 @@ word_rule := words here may hold only letters, digits and / . _ - + , : = @, wit
 # Free text, only ever handed to a script in the environment (boot words,
 # QEMU arguments, labels, a URL): no $$ (make would expand it), backquote,
 # backslash, quote, tab or newline.
-TEXT_KNOBS := CAND_APPEND BASE_APPEND CAND_QEMU BASE_QEMU CAND_LABEL BASE_LABEL LAVA_URL
+TEXT_KNOBS := CAND_APPEND BASE_APPEND CAND_QEMU BASE_QEMU CAND_LABEL BASE_LABEL LAVA_URL GOOD BAD
 define newline
 
 
@@ -212,7 +212,7 @@ endif
 # A bare 'make' is the README's main job.
 .DEFAULT_GOAL := all
 
-.PHONY: all knobs deps kernel image tunnel test check shell history test-matrix test-debug interop soak help clean distclean \
+.PHONY: all knobs deps kernel image tunnel test check shell history bisect page-check test-matrix test-debug interop soak help clean distclean \
 	check-arch x86-only bench bench-compare bench-calibrate lava-jobs lava-check
 
 check-arch:
@@ -229,7 +229,7 @@ all: deps kernel image tunnel
 # or booted: one line and exit 2 for a bad FLAVOR, ARCH, suite word, case
 # name, INTEROP_GO_KERNEL or ACCEL.  KNOB_SUITES is the target's suites.
 test soak: KNOB_SUITES = $(TEST_SUITES)
-check: KNOB_SUITES = $(CHECK_SUITES)
+check bisect: KNOB_SUITES = $(CHECK_SUITES)
 test-matrix: KNOB_SUITES = $(MATRIX_SUITES)
 interop: KNOB_SUITES = $(INTEROP_CELLS)
 test-debug: KNOB_SUITES = $(DEBUG_SUITES)
@@ -375,6 +375,24 @@ check: deps image
 	$(Q)for f in $(call q,$(call flavors_of,$(CHECK_SUITES))); do kernel/build.sh $$f || exit 1; done
 	$(Q)netns-tests/run.sh $(call q,$(CHECK_SUITES))
 
+# The first bad commit of KERNEL_TREE's history between GOOD and BAD, by
+# git bisect run with make check (CHECK_SUITES, CASES) as the test; a
+# commit that does not build or boot is skipped (netns-tests/bisect.sh).
+bisect: x86-only deps image
+	$(Q)netns-tests/bisect.sh
+
+# A run's page (PAGE=DIR, default the newest test run) rendered by
+# Debian's headless Chromium (installed, as root, when missing), its DOM
+# checked against the KTAP, a screenshot saved beside it
+# (netns-tests/page-browser.sh).  Not part of make test.
+page-check:
+	$(Q)command -v chromium > /dev/null || { \
+		if [ "$$(id -u)" != 0 ]; then echo "make: chromium is missing: run 'make page-check' as root, or: apt-get install chromium" >&2; exit 1; fi; \
+		echo "[deps] installing: chromium"; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends chromium > /dev/null || \
+			{ echo "make: apt-get install chromium failed" >&2; exit 1; }; }
+	$(Q)netns-tests/page-browser.sh '$(PAGE)'
+
 # The results' history (netns-tests/history.sh): per case and kernel, the
 # last RUNS results and how often they flipped.
 history:
@@ -502,6 +520,13 @@ help:
 	@echo "                  only these suite words and cases, only their kernels built:"
 	@echo "                  the fast path; each failure prints the make check line"
 	@echo "                  that runs it again alone ('# reproduce: ...')"
+	@echo "  make bisect GOOD=REV BAD=REV KERNEL_TREE=DIR [CASES=...] [FLAVOR=stock]"
+	@echo "                  the first commit between GOOD and BAD whose kernel fails"
+	@echo "                  the cases (git bisect run); unbuildable or unbootable"
+	@echo "                  commits are skipped; the user's checkout is not touched"
+	@echo "  make page-check [PAGE=DIR]  a run's results page (every run writes"
+	@echo "                  index.html beside its KTAP) in headless Chromium: its DOM"
+	@echo "                  checked against the KTAP, a screenshot saved beside it"
 	@echo "  make history [RUNS=10]  each case's last RUNS results per kernel, its flips"
 	@echo "                  and whether it is flaky; every run ends with what is new"
 	@echo "  make shell [TUNNEL=1]  FLAVOR's kernel (or PATCHES, KERNEL_TREE, KERNEL)"

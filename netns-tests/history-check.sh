@@ -24,6 +24,7 @@ run() {
 	printf 'stamp=s%s\nstart_time=2026-12-0%sT10:00:00+00:00\nkernel_root=%s\nkernel_knobs=%s\n' \
 		"$1" "$1" "$out/kernel" "$2" > "$out/run.env"
 	: > "$out/cases.tsv"
+	printf 'KTAP version 1\n1..3\n' > "$out/ktap.txt"
 	for r in $3; do
 		i=$((i + 1))
 		res=ok dir=
@@ -34,12 +35,14 @@ run() {
 		esac
 		c=$(printf '%s' abc | cut -c$i)
 		printf '%s\n' "$i$t$res${t}zinc: netns: $c${t}netns$t$c$t$dir${t}1${t}zinc${t}netns-zinc-s$1${t}qemu_restarts=0" >> "$out/cases.tsv"
+		[ "$r" != fail ] || echo "# FAIL: $c's check" >> "$out/ktap.txt"
+		echo "$res $i zinc: netns: $c${dir:+ # $dir}" >> "$out/ktap.txt"
 	done
 	"$h" add "$out" > "$tmp/news-$1"
 	cat "$tmp/news-$1"
 }
 
-ktap_begin history 4
+ktap_begin history 5
 
 t_first() {
 	run 1 "" "ok ok fail"
@@ -85,6 +88,25 @@ t_show() {
 		die "RUNS=2: a's line is not FP, 1 flip (flaky over its last 10)"
 }
 check "make history: each case's last results per kernel, its flips, flaky" t_show
+
+# The run's page (netns-tests/page.py), as run.sh writes and reads it
+# back after every run: run 3 (c failed, b skipped).
+t_page() {
+	local p=$RESULTS_DIR/test-3 py=$top/netns-tests/page.py
+	/usr/bin/python3 "$py" write "$p"
+	/usr/bin/python3 "$py" check "$p"
+	grep -F '<td class="hist">FPF</td>' "$p/index.html" > /dev/null || die "c's history (FPF) is not on the page"
+	grep -F "# FAIL: c&#x27;s check" "$p/index.html" > /dev/null || die "c's diagnostics are not on the page"
+	# A page that lost the failure, or a row, is refused.
+	sed -i 's|<section class="failure"[^>]*>|<section>|' "$p/index.html"
+	! /usr/bin/python3 "$py" check "$p" 2> "$tmp/err" || die "a page without c's failure passed the check"
+	cat "$tmp/err"
+	/usr/bin/python3 "$py" write "$p" > /dev/null
+	sed -i '0,/<tr class="case/s|<tr class="case[^>]*>|<tr>|' "$p/index.html"
+	! /usr/bin/python3 "$py" check "$p" 2> "$tmp/err" || die "a page without a row passed the check"
+	cat "$tmp/err"
+}
+check "the run's page: every case, c's failure with its diagnostics and history; a page that lost either is refused" t_page
 
 echo "# history: $((n - failed)) passed, $failed failed"
 [ "$failed" = 0 ]

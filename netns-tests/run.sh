@@ -1053,6 +1053,12 @@ kcidb=$(/usr/bin/python3 "$top/netns-tests/kcidb/kcidb.py" write "$outdir") || k
 # The history (netns-tests/history.sh, make history): this run appended,
 # what is new since the last run of each kernel, and the flaky cases.
 "$top/netns-tests/history.sh" add "$outdir" || echo "# history: not written (the error above)"
+# The run's page (netns-tests/page.py), read back: its case count and
+# failing cases must be the KTAP's, or the run fails.
+page_ok=1
+page=$(/usr/bin/python3 "$top/netns-tests/page.py" write "$outdir") &&
+	/usr/bin/python3 "$top/netns-tests/page.py" check "$outdir" > /dev/null || page_ok=0
+[ $page_ok = 0 ] || echo "# page: $page"
 todos=
 [ $known = 0 ] || todos=", $known known failures (TODO)"
 [ $known_unknown = 0 ] || todos="$todos, $known_unknown of them on a kernel whose fix status is unknown"
@@ -1064,4 +1070,4 @@ todos=
 [ "$n" = "$total" ] ||
 	emit "# the guests reported $n results, the plan had $total: the run fails"
 echo "$passed passed, $failed failed, $skipped skipped$todos$([ "$n" = "$total" ] || echo ", $((n - total)) unplanned")"
-[ $failed = 0 ] && [ $n = "$total" ] && [ $kcidb_ok = 1 ]
+[ $failed = 0 ] && [ $n = "$total" ] && [ $kcidb_ok = 1 ] && [ $page_ok = 1 ]
