@@ -87,10 +87,11 @@ trap 'exit 143' TERM
 git -C "$repo" worktree add -q --detach "$work/tree" "$bad"
 echo "[bisect] $(git -C "$repo" rev-list --count "$good..$bad") commits from GOOD=$GOOD to BAD=$BAD in $repo, tested with: $suites${CASES:+ CASES=$CASES} on $flavor (worktree: $work/tree)" >&2
 cd "$work/tree"
-git bisect start -q "$bad" "$good" > /dev/null
+git bisect start "$bad" "$good" > /dev/null || die "git bisect start $BAD $GOOD failed in $work/tree"
 rc=0
-git bisect run "$top/netns-tests/bisect.sh" step > "$work/bisect.log" 2>&1 || rc=$?
-grep '^\[bisect\]' "$work/bisect.log" >&2 || true
+# Each step's verdict as it comes (the steps' own output in their logs).
+git bisect run "$top/netns-tests/bisect.sh" step 2>&1 | tee "$work/bisect.log" |
+	grep --line-buffered '^\[bisect\]' >&2 || rc=$?
 first=$(sed -n 's/^\([0-9a-f]\{40\}\) is the first bad commit$/\1/p' "$work/bisect.log")
 if [ -n "$first" ]; then
 	echo "first bad commit: $(git log -1 --format='%h %s' "$first")"

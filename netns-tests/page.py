@@ -22,25 +22,18 @@ import re
 import sys
 from html.parser import HTMLParser
 
+# run.env is read as the KCIDB report reads it (no __pycache__ left in
+# the checkout).
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "kcidb"))
+from kcidb import read_kv  # noqa: E402
+
 RESULT_LINE = re.compile(r"^(ok|not ok) (\d+) (.*)$")
 
 
 def die(msg):
     print(f"netns-tests/page.py: {msg}", file=sys.stderr)
     sys.exit(1)
-
-
-def read_kv(path):
-    out = {}
-    try:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                k, sep, v = line.rstrip("\n").partition("=")
-                if sep:
-                    out[k] = v
-    except FileNotFoundError:
-        pass
-    return out
 
 
 def ktap_results(path):
@@ -54,6 +47,8 @@ def ktap_results(path):
                 name, _, directive = m.group(3).partition(" # ")
                 out.append((m.group(1), int(m.group(2)), name, directive, diag))
                 diag = []
+            elif line.startswith("# kernel ") and not out:
+                pass    # the header's kernel lines, not a case's
             elif line.startswith("#"):
                 diag.append(line)
     return out
