@@ -39,6 +39,8 @@ if [ "${1:-}" = step ]; then
 	# touch those of the user's tree (make KERNEL_TREE=DIR builds).
 	export KERNEL_TREE=$work/tree KERNEL_ROOT=$work/kernel
 	unset PATCHES KERNEL
+	# Not in the history: a bisection's flips are its point, not flakes.
+	export WGT_HISTORY=0
 	if ! "$top/kernel/build.sh" "$flavor" > "$log" 2>&1; then
 		echo "[bisect] step $n: $commit: the kernel does not build: skipped ($(tail -n 1 "$log"))" >&2
 		exit 125

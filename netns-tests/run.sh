@@ -1052,7 +1052,11 @@ kcidb=$(/usr/bin/python3 "$top/netns-tests/kcidb/kcidb.py" write "$outdir") || k
 [ $kcidb_ok = 0 ] || echo "# KCIDB: $kcidb"
 # The history (netns-tests/history.sh, make history): this run appended,
 # what is new since the last run of each kernel, and the flaky cases.
-"$top/netns-tests/history.sh" add "$outdir" || echo "# history: not written (the error above)"
+# (Not for a bisection's steps, WGT_HISTORY=0: their commits differ on
+# purpose, and their flips are no flakes.)
+if [ "${WGT_HISTORY:-1}" != 0 ]; then
+	"$top/netns-tests/history.sh" add "$outdir" || echo "# history: not written (the error above)"
+fi
 # The run's page (netns-tests/page.py), read back: its case count and
 # failing cases must be the KTAP's, or the run fails.
 page_ok=1
