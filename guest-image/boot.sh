@@ -198,17 +198,18 @@ trap 'exit 143' TERM
 
 echo "[boot] $name: ${machine:+$arch }$accel, -smp $smp, ${mem}M, timeout ${timeout}s (console: $console)" >&2
 start=$(date +%s)
+# The guest's QEMU, all but its console: launch and shell add theirs.
+# shellcheck disable=SC2206,SC2054 # machine, qemu_args, qemu_extra: words; commas are QEMU's
+qemu_cmd=($qemu $machine -nodefaults -nographic -display none -monitor none
+	$qemu_args -cpu "$cpu" -m "$mem"
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
+	-device virtio-serial-pci
+	-chardev "file,id=verdict,path=$verdict"
+	-device virtserialport,chardev=verdict,name=verdict
+	$qemu_extra)
 # launch: QEMU in the background, qemu_pid set.
 launch() {
-	# shellcheck disable=SC2086
-	$qemu $machine -nodefaults -nographic -display none -monitor none \
-		$qemu_args -cpu "$cpu" -m "$mem" \
-		-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
-		-serial "file:$console" \
-		-device virtio-serial-pci \
-		-chardev "file,id=verdict,path=$verdict" \
-		-device virtserialport,chardev=verdict,name=verdict \
-		$qemu_extra < /dev/null > "$rundir/qemu.log" 2>&1 &
+	"${qemu_cmd[@]}" -serial "file:$console" < /dev/null > "$rundir/qemu.log" 2>&1 &
 	qemu_pid=$!
 	if [ "${V:-0}" = 1 ] && [ -z "$tail_pid" ]; then
 		tail -n +1 -F "$console" 2> /dev/null >&2 &
@@ -255,15 +256,8 @@ watch() {
 # (signal=off: a Ctrl-C goes to the guest), copied to console.log.
 shell() {
 	local rc=0
-	# shellcheck disable=SC2086
-	$qemu $machine -nodefaults -nographic -display none -monitor none \
-		$qemu_args -cpu "$cpu" -m "$mem" \
-		-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
-		-chardev "stdio,id=con,mux=on,signal=off,logfile=$console" -serial chardev:con \
-		-device virtio-serial-pci \
-		-chardev "file,id=verdict,path=$verdict" \
-		-device virtserialport,chardev=verdict,name=verdict \
-		$qemu_extra 2> "$rundir/qemu.log" || rc=$?
+	"${qemu_cmd[@]}" -chardev "stdio,id=con,mux=on,signal=off,logfile=$console" -serial chardev:con \
+		2> "$rundir/qemu.log" || rc=$?
 	# (QEMU leaves a terminal as it found it, unless it was killed.)
 	[ ! -t 0 ] || stty sane 2> /dev/null || true
 	qemu_rc=$rc
