@@ -336,7 +336,9 @@ INTEROP_GO_KERNEL ?= zinc
 export INTEROP_GO_KERNEL
 INTEROP_CELLS = $(foreach i,$(INTEROP_IMPLS),$(foreach r,$(INTEROP_IMPLS),interop:$(i)+$(r)))
 
-# The kernel flavors a list of SUITE:FLAVOR words needs.
+# The kernel flavors a list of SUITE:FLAVOR words needs, and the recipe
+# line that builds them, in order, stopping at the first that fails.
+build_kernels = for f in $(call q,$(call flavors_of,$(1))); do kernel/build.sh $$f || exit 1; done
 flavors_of = $(sort $(filter-out go,$(subst +, ,$(foreach s,$(1),$(lastword $(subst :, ,$(s)))))) \
 	$(if $(filter interop:go+go,$(1)),$(INTEROP_GO_KERNEL)))
 TEST_FLAVORS = $(call flavors_of,$(TEST_SUITES))
@@ -361,7 +363,7 @@ SHELL_CHECK := $(if $(and $(filter x86_64,$(ARCH)),$(if $(CASES),,y)),guest-imag
 # host-side checks beside them (netns-tests/make-test.sh).
 test: deps image
 	$(Q)$(prune_results)
-	$(Q)for f in $(call q,$(TEST_FLAVORS)); do kernel/build.sh $$f || exit 1; done
+	$(Q)$(call build_kernels,$(TEST_SUITES))
 	$(Q)BENCH_CHECK='$(BENCH_CHECK)' NATIVE_CHECK='$(NATIVE_CHECK)' FIXTURE_CHECK='$(FIXTURE_CHECK)' \
 		SHELL_CHECK='$(SHELL_CHECK)' netns-tests/make-test.sh $(call q,$(TEST_SUITES))
 
@@ -372,7 +374,7 @@ test: deps image
 CHECK_SUITES ?= $(if $(filter x86_64,$(ARCH)),netns:$(FLAVOR),zinc-selftest:$(FLAVOR))
 check: deps image
 	$(Q)$(prune_results)
-	$(Q)for f in $(call q,$(call flavors_of,$(CHECK_SUITES))); do kernel/build.sh $$f || exit 1; done
+	$(Q)$(call build_kernels,$(CHECK_SUITES))
 	$(Q)netns-tests/run.sh $(call q,$(CHECK_SUITES))
 
 # The first bad commit of KERNEL_TREE's history between GOOD and BAD, by
@@ -411,7 +413,7 @@ shell: x86-only deps image
 REPEAT := $(or $(REPEAT),10)
 soak: deps image
 	$(Q)$(prune_results)
-	$(Q)for f in $(call q,$(TEST_FLAVORS)); do kernel/build.sh $$f || exit 1; done
+	$(Q)$(call build_kernels,$(TEST_SUITES))
 	$(Q)netns-tests/soak.sh '$(REPEAT)' $(call q,$(TEST_SUITES))
 
 # The whole suite on the debug flavors (KASAN, lockdep, kmemleak): too slow
@@ -432,13 +434,13 @@ MATRIX_SUITES ?= $(foreach f,$(MATRIX_FLAVORS),$(if $(filter zinc%,$(f)),zinc-se
 # zinc-nopreempt's load-resched among it, has not yet run two at a time.)
 test-matrix: x86-only deps image
 	$(Q)$(prune_results)
-	$(Q)for f in $(call q,$(call flavors_of,$(MATRIX_SUITES))); do kernel/build.sh $$f || exit 1; done
+	$(Q)$(call build_kernels,$(MATRIX_SUITES))
 	$(Q)SUITE_JOBS=$${SUITE_JOBS:-1} netns-tests/run.sh $(call q,$(MATRIX_SUITES))
 
 # The full interop matrix, printed at the end.
 interop: x86-only deps image
 	$(Q)$(prune_results)
-	$(Q)for f in $(call q,$(call flavors_of,$(INTEROP_CELLS))); do kernel/build.sh $$f || exit 1; done
+	$(Q)$(call build_kernels,$(INTEROP_CELLS))
 	$(Q)netns-tests/run.sh $(call q,$(INTEROP_CELLS))
 
 # Two guests at a time (SUITE_JOBS, run.sh's default), as measured: the two
@@ -449,7 +451,7 @@ interop: x86-only deps image
 # about an eighth, and every wait scales with the measured speed.
 test-debug: x86-only deps image
 	$(Q)$(prune_results)
-	$(Q)for f in $(call q,$(call flavors_of,$(DEBUG_SUITES))); do kernel/build.sh $$f || exit 1; done
+	$(Q)$(call build_kernels,$(DEBUG_SUITES))
 	$(Q)TIMEOUT_SCALE='$(DEBUG_TIMEOUT_SCALE)' netns-tests/run.sh $(call q,$(DEBUG_SUITES))
 
 # LAVA (netns-tests/lava/README.md): a job for each suite of one guest in
@@ -465,11 +467,11 @@ LAVA_CHECK_SUITES ?= $(if $(filter zinc%,$(FLAVOR)),zinc-selftest:$(FLAVOR)) net
 LAVA_URL ?=
 export LAVA_URL
 lava-jobs: deps image
-	$(Q)for f in $(call q,$(call flavors_of,$(LAVA_SUITES))); do kernel/build.sh $$f || exit 1; done
+	$(Q)$(call build_kernels,$(LAVA_SUITES))
 	$(Q)netns-tests/lava/jobs.sh '$(LAVA_OUT)' $(call q,$(LAVA_SUITES))
 
 lava-check: x86-only deps image
-	$(Q)for f in $(call q,$(call flavors_of,$(LAVA_CHECK_SUITES))); do kernel/build.sh $$f || exit 1; done
+	$(Q)$(call build_kernels,$(LAVA_CHECK_SUITES))
 	$(Q)netns-tests/lava/check.sh $(call q,$(LAVA_CHECK_SUITES))
 
 # Throughput of a candidate kernel (CAND, default zinc) against a baseline
