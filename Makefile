@@ -231,7 +231,7 @@ all: deps kernel image tunnel
 test soak: KNOB_SUITES = $(TEST_SUITES)
 check bisect: KNOB_SUITES = $(CHECK_SUITES)
 test-matrix: KNOB_SUITES = $(MATRIX_SUITES)
-interop: KNOB_SUITES = $(INTEROP_CELLS)
+interop: KNOB_SUITES = $(INTEROP_SUITES)
 test-debug: KNOB_SUITES = $(DEBUG_SUITES)
 lava-jobs: KNOB_SUITES = $(LAVA_SUITES)
 lava-check: KNOB_SUITES = $(LAVA_CHECK_SUITES)
@@ -335,6 +335,16 @@ INTEROP_IMPLS     ?= zinc stock go
 INTEROP_GO_KERNEL ?= zinc
 export INTEROP_GO_KERNEL
 INTEROP_CELLS = $(foreach i,$(INTEROP_IMPLS),$(foreach r,$(INTEROP_IMPLS),interop:$(i)+$(r)))
+# And the harness's own peer (wgpeer, the peer suite) against each of them:
+# its kernel cases on every kernel in INTEROP_IMPLS, its go-* cases
+# (wireguard-go against wgpeer, no kernel WireGuard in the tunnel) in a
+# guest running INTEROP_GO_KERNEL when go is one of them.
+PEER_GO_CASES ?= $(subst $(space),$(comma),$(sort $(basename \
+	$(filter go-%,$(notdir $(wildcard netns-tests/peer/*.sh))))))
+interop_go = $(filter go,$(INTEROP_IMPLS))
+INTEROP_PEER = $(foreach i,$(filter-out go,$(INTEROP_IMPLS)),$(if $(and $(interop_go),$(filter $(i),$(INTEROP_GO_KERNEL))),peer:$(i),peer=$(PEER_STOCK_CASES):$(i))) \
+	$(if $(and $(interop_go),$(filter-out $(INTEROP_IMPLS),$(INTEROP_GO_KERNEL))),peer=$(PEER_GO_CASES):$(INTEROP_GO_KERNEL))
+INTEROP_SUITES = $(INTEROP_CELLS) $(INTEROP_PEER)
 
 # The kernel flavors a list of SUITE:FLAVOR words needs, and the recipe
 # line that builds them, in order, stopping at the first that fails.
@@ -437,11 +447,12 @@ test-matrix: x86-only deps image
 	$(Q)$(call build_kernels,$(MATRIX_SUITES))
 	$(Q)SUITE_JOBS=$${SUITE_JOBS:-1} netns-tests/run.sh $(call q,$(MATRIX_SUITES))
 
-# The full interop matrix, printed at the end.
+# The full interop matrix, printed at the end, and wgpeer against each
+# implementation in it.
 interop: x86-only deps image
 	$(Q)$(prune_results)
-	$(Q)$(call build_kernels,$(INTEROP_CELLS))
-	$(Q)netns-tests/run.sh $(call q,$(INTEROP_CELLS))
+	$(Q)$(call build_kernels,$(INTEROP_SUITES))
+	$(Q)netns-tests/run.sh $(call q,$(INTEROP_SUITES))
 
 # Two guests at a time (SUITE_JOBS, run.sh's default), as measured: the two
 # whole netns suites side by side took 6252 s (zinc-debug) and 6260 s
@@ -535,7 +546,8 @@ help:
 	@echo "                  booted into a shell on the console, the cases' library"
 	@echo "                  loaded; TUNNEL=1: namespaces a and b with a tunnel up"
 	@echo "  make interop    the handshake interop matrix: every ordered pair of"
-	@echo "                  INTEROP_IMPLS as initiator and responder, then the table"
+	@echo "                  INTEROP_IMPLS as initiator and responder, then the table;"
+	@echo "                  and the harness's own peer (wgpeer) against each of them"
 	@echo "  make bench      throughput of CAND vs BASE (zinc vs stock), A/B interleaved,"
 	@echo "                  netns and two-guest, plus the in-kernel crypto microbenchmark:"
 	@echo "                  table, BUILD_DIR/results/bench-TIME/results.json and .png;"

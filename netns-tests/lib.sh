@@ -78,9 +78,15 @@ bg_pids=
 
 case_start=$(date +%s)
 cleanup() {
-	local p x
+	local rc=$? p x
 	set +e
 	log "$prog: $(($(date +%s) - case_start)) s"
+	# A failing case that ran wgpeer (the peer suite) shows what the peer
+	# sent and received: its transcript's last 30 messages.
+	if [ "$rc" != 0 ] && [ -s "${PEER_TR:-}" ]; then
+		log "wgpeer's transcript (time, send or recv, type, length, bytes), its last 30 messages:"
+		tail -n 30 "$PEER_TR" | sed 's/^/+   /' >&2
+	fi
 	for p in $bg_pids; do kill "$p" 2> /dev/null; done
 	for p in $bg_pids; do wait "$p" 2> /dev/null; done
 	# wireguard-go (WG_GO) exits once its TUN is gone: waited for, so

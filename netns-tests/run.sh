@@ -813,6 +813,23 @@ interop_matrix() {
 	done
 }
 
+# The harness's own peer (wgpeer, the peer suite) against each
+# implementation it met, a line under the matrix: its go-* cases against
+# wireguard-go, the others against the kernel of their flavor; FAIL when
+# one of them failed (a known failure, # TODO, is not one).
+peer_row() {
+	local line
+	[ -e "$outdir/cases.tsv" ] || return 0
+	line=$(awk -F '\t' '$4 == "peer" {
+			i = ($5 ~ /^go-/) ? "go" : $8
+			if (!(i in v)) { v[i] = "pass"; o[++k] = i }
+			if ($2 == "not ok" && $6 !~ /^TODO/) v[i] = "FAIL"
+		}
+		END { for (j = 1; j <= k; j++) printf "%s%s %s", (j > 1 ? ", " : ""), o[j], v[o[j]] }' \
+		"$outdir/cases.tsv")
+	[ -z "$line" ] || emit "# wgpeer (the harness's own peer) against: $line"
+}
+
 # one_guest SUITE FLAVOR: the entry, boot_append and boot.sh arguments
 # (boot_args) of a suite of one guest.  What a suite needs built first and
 # could not be (the crypto-diff module) is prep_error: the guest is not
@@ -1044,6 +1061,7 @@ while [ $done_n -lt ${#words[@]} ]; do
 	done_n=$((done_n + 1))
 done
 interop_matrix
+peer_row
 echo "# results: $ktap"
 # The same results as a KCIDB v5 report, validated; a report that cannot
 # be written fails the run.
