@@ -56,9 +56,12 @@ if [ "${1:-}" = step ]; then
 	# Bad only when a case itself failed: a guest that never booted or
 	# died before reporting ("not run: ...", "not booted") says nothing
 	# about the commit's WireGuard.
+	# (The run's results as their one reader gives them: kind, then
+	# the record, $4 the KTAP name, $7 the directive.)
 	if [ -n "$out" ] && [ -r "$out/cases.tsv" ] &&
-		awk -F'\t' '$2 != "ok" && $6 !~ /^TODO/ && $6 !~ /^not run: / { bad = 1 } END { exit !bad }' "$out/cases.tsv"; then
-		echo "[bisect] step $n: $commit: bad: $(awk -F'\t' '$2 != "ok" && $6 !~ /^TODO/ { printf "%s%s", s, $3; s = ", " }' "$out/cases.tsv")" >&2
+		/usr/bin/python3 "$top/netns-tests/results.py" list "$out" > "$log.results" &&
+		awk -F'\t' '$1 == "fail" && $7 !~ /^not run: / { bad = 1 } END { exit !bad }' "$log.results"; then
+		echo "[bisect] step $n: $commit: bad: $(awk -F'\t' '$1 == "fail" { printf "%s%s", s, $4; s = ", " }' "$log.results")" >&2
 		exit 1
 	fi
 	echo "[bisect] step $n: $commit: no case could run (the guest did not boot or died): skipped ($(tail -n 1 "$log"))" >&2
@@ -77,7 +80,7 @@ git -C "$repo" merge-base --is-ancestor "$good" "$bad" || die "GOOD=$GOOD is not
 [ ! -e "$work/tree" ] || die "$work/tree exists: another bisection is running, or one was cut off (remove it: git -C $repo worktree remove --force $work/tree)"
 
 mkdir -p "$work"
-rm -f "$work"/step-*.log "$work/steps"
+rm -f "$work"/step-*.log "$work"/step-*.log.results "$work/steps"
 cleanup() {
 	git -C "$work/tree" bisect reset > /dev/null 2>&1 || true
 	git -C "$repo" worktree remove --force "$work/tree" 2> /dev/null || rm -rf "$work/tree"

@@ -18,17 +18,14 @@ It carries what a check reads in the DOM: #cases rows with data-result,
 
 import html
 import os
-import re
 import sys
 from html.parser import HTMLParser
 
-# run.env is read as the KCIDB report reads it (no __pycache__ left in
-# the checkout).
+# A run's record through its one reader (no __pycache__ left in the
+# checkout).
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "kcidb"))
-from kcidb import read_kv  # noqa: E402
-
-RESULT_LINE = re.compile(r"^(ok|not ok) (\d+) (.*)$")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import results  # noqa: E402
 
 
 def die(msg):
@@ -36,81 +33,35 @@ def die(msg):
     sys.exit(1)
 
 
-def ktap_results(path):
-    """[(result, n, name, directive, diagnostics)] from a KTAP file."""
-    out, diag = [], []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            m = RESULT_LINE.match(line)
-            if m:
-                name, _, directive = m.group(3).partition(" # ")
-                out.append((m.group(1), int(m.group(2)), name, directive, diag))
-                diag = []
-            elif line.startswith("# kernel ") and not out:
-                pass    # the header's kernel lines, not a case's
-            elif line.startswith("#"):
-                diag.append(line)
-    return out
-
-
-def kind(result, directive):
-    if result == "ok":
-        return "skip" if directive.upper().startswith("SKIP") else "pass"
-    return "known" if directive.startswith("TODO") else "fail"
-
-
-def history(results_dir, knobs):
-    """{(kernel, name): "PPF..."} from the history, oldest first."""
-    h = {}
-    try:
-        with open(os.path.join(results_dir, "history.tsv"), encoding="utf-8") as f:
-            for line in f:
-                fields = line.rstrip("\n").split("\t")
-                if len(fields) == 6:
-                    h[(fields[2], fields[5])] = h.get((fields[2], fields[5]), "") + fields[4]
-    except FileNotFoundError:
-        pass
-    return h
-
-
 def write(outdir):
-    env = read_kv(os.path.join(outdir, "run.env"))
     ktap = os.path.join(outdir, "ktap.txt")
     if not os.path.exists(ktap):
         die(f"{outdir} has no ktap.txt")
-    results = ktap_results(ktap)
-    repro, flavors = {}, {}
-    try:
-        with open(os.path.join(outdir, "cases.tsv"), encoding="utf-8") as f:
-            for line in f:
-                fields = line.rstrip("\n").split("\t")
-                if len(fields) >= 10:
-                    flavors[fields[2]] = fields[7]
-                    if len(fields) == 11 and fields[10]:
-                        repro[fields[2]] = fields[10]
-    except FileNotFoundError:
-        pass
+    # The rows from the KTAP (each with its diagnostics), the kernel and
+    # reproduce line of each from the record.
+    env, recs = results.read(outdir, strict=False)
+    ktap_results = results.ktap(ktap)
+    rec = {r.name: r for r in recs}
     knobs = env.get("kernel_knobs", "").strip()
-    hist = history(env.get("results_dir", os.path.dirname(outdir)), knobs)
+    hist = results.letters(os.path.join(env.get("results_dir", os.path.dirname(outdir)), "history.tsv"))
     counts = {"pass": 0, "fail": 0, "skip": 0, "known": 0}
     rows, fails = [], []
-    for result, n, name, directive, diag in results:
-        k = kind(result, directive)
+    for result, n, name, directive, diag in ktap_results:
+        k = results.kind(result, directive)
         counts[k] += 1
-        kern = flavors.get(name, "") + (" " + knobs if knobs else "")
-        past = hist.get((kern, name), "")[-10:]
+        kern = results.kernel_name(env, rec[name].flavor if name in rec else "")
+        past = hist.get((kern, name), "")[-results.FLAKY_WINDOW:]
         e = html.escape
         rows.append(f'<tr class="case {k}" data-result="{k}" data-n="{n}"><td>{n}</td>'
                     f'<td class="r">{e(result)}</td><td class="name">{e(name)}</td>'
                     f'<td>{e(directive)}</td><td class="hist">{e(past)}</td></tr>')
         if k == "fail":
-            rp = repro.get(name, "")
+            rp = rec[name].reproduce if name in rec else ""
             fails.append(f'<section class="failure" data-name="{e(name)}"><h3>not ok {n} {e(name)}</h3>'
                          + (f'<p>reproduce: <code>{e(rp)}</code></p>' if rp else "")
                          + f'<pre>{e(chr(10).join(diag))}</pre></section>')
     plots = sorted(p for p in os.listdir(outdir) if p.endswith(".png") and not p.startswith("index"))
-    total = len(results)
+    total = len(ktap_results)
     title = f"wg-harness run {env.get('stamp', os.path.basename(outdir))}"
     page = f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
@@ -163,20 +114,20 @@ class Reader(HTMLParser):
 
 
 def check(outdir, page=None):
-    results = ktap_results(os.path.join(outdir, "ktap.txt"))
+    ktap_results = results.ktap(os.path.join(outdir, "ktap.txt"))
     r = Reader()
     page = page or os.path.join(outdir, "index.html")
     with open(page, encoding="utf-8") as f:
         r.feed(f.read())
-    want_fail = [name for res, _, name, d, _ in results if kind(res, d) == "fail"]
+    want_fail = [name for res, _, name, d, _ in ktap_results if results.kind(res, d) == "fail"]
     errors = []
-    if len(r.rows) != len(results) or r.ids.get("total") != str(len(results)):
-        errors.append(f"{len(r.rows)} rows and a total of {r.ids.get('total')}, the KTAP has {len(results)} results")
+    if len(r.rows) != len(ktap_results) or r.ids.get("total") != str(len(ktap_results)):
+        errors.append(f"{len(r.rows)} rows and a total of {r.ids.get('total')}, the KTAP has {len(ktap_results)} results")
     if r.fail_names != want_fail or r.ids.get("failed") != str(len(want_fail)):
         errors.append(f"failures shown: {r.fail_names} (count {r.ids.get('failed')}), the KTAP's: {want_fail}")
     if errors:
         die(f"{page}: " + "; ".join(errors))
-    print(f"{page}: {len(results)} results, {len(want_fail)} failures, as in the KTAP")
+    print(f"{page}: {len(ktap_results)} results, {len(want_fail)} failures, as in the KTAP")
 
 
 if __name__ == "__main__":

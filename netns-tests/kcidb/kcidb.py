@@ -21,6 +21,12 @@ import sys
 
 ORIGIN = "wgt"
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The run's record through its one reader (no __pycache__ left in the
+# checkout).
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(HERE))
+import results  # noqa: E402
+from results import read_kv  # noqa: E402,F401 (kernel() and bench_report() use it)
 
 
 def die(msg):
@@ -30,20 +36,6 @@ def die(msg):
 
 def url(path):
     return "file://" + os.path.abspath(path)
-
-
-def read_kv(path):
-    """KEY=VALUE lines, or {} when PATH is missing."""
-    out = {}
-    try:
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                key, sep, value = line.rstrip("\n").partition("=")
-                if sep:
-                    out[key] = value
-    except FileNotFoundError:
-        pass
-    return out
 
 
 def segment(text):
@@ -57,12 +49,14 @@ def test_path(where, name):
     return ".".join(segment(p) for p in parts)
 
 
-def status_of(res, directive):
-    if res == "ok":
-        return "SKIP" if directive.startswith("SKIP") else "PASS"
-    if directive.startswith("not run"):
+def status_of(r):
+    """KCIDB's status of a result: a known failure is a FAIL (with an
+    incident), a case that never ran MISS, one that timed out ERROR."""
+    if r.kind in ("pass", "skip"):
+        return r.kind.upper()
+    if r.not_run:
         return "MISS"
-    if directive.startswith("timed out"):
+    if r.directive.startswith("timed out"):
         return "ERROR"
     return "FAIL"
 
@@ -230,22 +224,16 @@ def report(outdir):
             die(f"{outdir}/run.env lacks {k}")
     checkouts, builds, tests, issues, incidents = {}, {}, [], {}, []
     try:
-        f = open(os.path.join(outdir, "cases.tsv"), encoding="utf-8")
-    except FileNotFoundError:
-        f = []
-    for line in f:
-        fields = line.rstrip("\n").split("\t")
-        # (An eleventh field, in runs since it was added: the command
-        # that runs the case again, for a failure.)
-        if len(fields) == 10:
-            fields.append("")
-        if len(fields) != 11:
-            die(f"{outdir}/cases.tsv: not 10 or 11 fields: {line!r}")
-        n, res, ktap_name, where, name, directive, secs, flavor, run, notes, repro = fields
+        recs = results.read_tsv(os.path.join(outdir, "cases.tsv"))
+    except results.Bad as e:
+        die(str(e))
+    for r in recs:
+        n, res, ktap_name, where, name, directive, secs, flavor, run, notes, repro = r
+        line = "\t".join(r) + "\n"
         t = {"id": f"{ORIGIN}:{env['stamp']}.{n}", "origin": ORIGIN,
              "build_id": kernel(env["kernel_root"], flavor, checkouts, builds),
              "path": test_path(where, name),
-             "status": status_of(res, directive),
+             "status": status_of(r),
              "environment": {
                  "comment": f"QEMU {env['accel']} guest, {env['arch']}",
                  "misc": {"accel": env["accel"], "arch": env["arch"], "run": run,
@@ -271,7 +259,7 @@ def report(outdir):
         if env.get("harness"):
             t["environment"]["misc"]["harness"] = env["harness"]
         tests.append(t)
-        if res == "not ok" and directive.startswith("TODO"):
+        if r.kind == "known":
             # A known failure: the issue it is (one per case, the same
             # in every run), and its incident here with this run's words.
             issue_id = f"{ORIGIN}:known.{t['path']}"
