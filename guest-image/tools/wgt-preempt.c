@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wgt-preempt [--data] IFACE CPU COUNT [MAX_MS]: hold CPU away from the
- * WireGuard handshake sender, right after it sent an initiation; with
- * --data, from the data sender (the peer's transmit worker), right after
- * it sent a data message.
+ * wgt-preempt [--data] [--first] IFACE CPU COUNT [MAX_MS]: hold CPU away
+ * from the WireGuard handshake sender, right after it sent an initiation;
+ * with --data, from the data sender (the peer's transmit worker), right
+ * after it sent a data message.
  *
  * A SCHED_FIFO thread pinned to CPU waits on a packet socket on IFACE.  A
  * WireGuard handshake initiation leaving IFACE (outgoing UDP, 148-byte
@@ -24,6 +24,14 @@
  * --data: the same for outgoing data messages (type 4, longer than a
  * keepalive) and the next incoming one (the answer), printing
  *	data N from port P: held cpuC for M ms (answer seen|no answer)
+ *
+ * --first: once a message from a port was held until its answer came, a
+ * later one from that port (a retry) is let through and printed as
+ *	initiation N from port P: let through (port held before)
+ * so that retries of earlier tunnels do not start holds of their own,
+ * which could swallow another tunnel's first message (a sender gets CPU
+ * during a long hold through RT throttling, and what it sends then is
+ * read inside the hold and never held itself).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -47,6 +55,7 @@
 #define WG_RESPONSE 2
 #define WG_RESPONSE_LEN 92
 #define SETTLE_MS 200
+#define MAX_PORTS 64
 
 static void die(const char *what)
 {
@@ -123,7 +132,9 @@ int main(int argc, char **argv)
 	struct sockaddr_ll sll = { 0 };
 	unsigned char buf[2048];
 	long max_ms, count, seen = 0;
-	bool data = false;
+	unsigned int held_port[MAX_PORTS];
+	int nheld = 0, i;
+	bool data = false, first = false, before;
 	cpu_set_t set;
 	int fd, cpu;
 
@@ -132,8 +143,13 @@ int main(int argc, char **argv)
 		argv++;
 		argc--;
 	}
+	if (argc > 1 && !strcmp(argv[1], "--first")) {
+		first = true;
+		argv++;
+		argc--;
+	}
 	if (argc < 4 || argc > 5) {
-		fprintf(stderr, "usage: wgt-preempt [--data] IFACE CPU COUNT(0: until killed) [MAX_MS]\n");
+		fprintf(stderr, "usage: wgt-preempt [--data] [--first] IFACE CPU COUNT(0: until killed) [MAX_MS]\n");
 		return 2;
 	}
 	cpu = atoi(argv[2]);
@@ -179,9 +195,19 @@ int main(int argc, char **argv)
 		    (data ? wg_data(buf, n) < 0 :
 		     wg_type(buf, n, WG_INITIATION_LEN) != WG_INITIATION))
 			continue;
+		sport = udp_sport(buf);
+		before = false;
+		for (i = 0; i < nheld; i++)
+			before |= held_port[i] == sport;
+		if (first && before) {
+			seen++;
+			printf("%s %ld from port %u: let through (port held before)\n",
+			       data ? "data" : "initiation", seen, sport);
+			fflush(stdout);
+			continue;
+		}
 		/* Here the sender is preempted; keep the CPU. */
 		start = now_ms();
-		sport = udp_sport(buf);
 		until = start + max_ms;
 		while (now_ms() < until) {
 			n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT,
@@ -195,6 +221,8 @@ int main(int argc, char **argv)
 			}
 		}
 		seen++;
+		if (settle && !before && nheld < MAX_PORTS)
+			held_port[nheld++] = sport;
 		if (data)
 			printf("data %ld from port %u: held cpu%d for %ld ms (%s)\n",
 			       seen, sport, cpu, now_ms() - start,
