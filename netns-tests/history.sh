@@ -10,8 +10,9 @@
 #                                        results, oldest first, and flips
 #
 # A line: the run's start time, its stamp, the kernel (the flavor and the
-# knobs that name the user's kernel: PATCHES, KERNEL_TREE, KERNEL,
-# CONFIG_FRAGMENT), the kernel's content key, the result (P pass, F fail,
+# knobs that name the user's kernel: run.sh's kernel_knob_names, PATCHES,
+# KERNEL_TREE, KERNEL, KERNEL_CONFIG, CONFIG_FRAGMENT, SERIES, FIXES), the
+# kernel's content key, the result (P pass, F fail,
 # S skip, X known failure) and the KTAP name.  "The same kernel" is the
 # same flavor and knobs, whatever its content.  A case is flaky when its
 # result flipped more than once in its last 10 runs on one kernel.

@@ -225,7 +225,7 @@ results_dir=$RESULTS_DIR
 arch=$arch
 accel=${accel:-tcg}
 harness=$(git -C "$top" describe --always --dirty 2> /dev/null || true)
-kernel_knobs=${PATCHES:+PATCHES=$PATCHES}${KERNEL_TREE:+ KERNEL_TREE=$KERNEL_TREE}${KERNEL:+ KERNEL=$KERNEL}${CONFIG_FRAGMENT:+ CONFIG_FRAGMENT=$CONFIG_FRAGMENT}
+kernel_knobs=$(kernel_knobs)
 EOF
 : > "$ktap"
 emit() { printf '%s\n' "$*" | tee -a "$ktap"; }

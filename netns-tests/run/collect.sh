@@ -61,8 +61,7 @@ reproduce() {
 		word=$s=$name:$f
 	fi
 	cmd="make -C $top check CHECK_SUITES=$word"
-	for k in ARCH ACCEL PATCHES KERNEL_TREE KERNEL KERNEL_CONFIG CONFIG_FRAGMENT SERIES FIXES \
-		BUILD_DIR TIMEOUT_SCALE SUITE_TIMEOUT INTEROP_GO_KERNEL; do
+	for k in ARCH ACCEL $kernel_knob_names BUILD_DIR TIMEOUT_SCALE SUITE_TIMEOUT INTEROP_GO_KERNEL; do
 		v=${!k:-}
 		case "$k=$v" in
 		*=|ARCH=x86_64|BUILD_DIR="$top/build"|INTEROP_GO_KERNEL=zinc) continue ;;

@@ -14,6 +14,19 @@ case_dir() { case "$1" in timers | peer) echo "$1" ;; *) echo cases ;; esac; }
 # one case each, run by the netns entry).
 scenario_suite() { case "$1" in netns | timers | peer) return 0 ;; esac; return 1; }
 
+# The knobs that make a flavor's kernel the user's own, in this order:
+# run.env's kernel_knobs (the history's and the page's name of the
+# kernel) and each reproduce line carry the ones that are set.
+kernel_knob_names="PATCHES KERNEL_TREE KERNEL KERNEL_CONFIG CONFIG_FRAGMENT SERIES FIXES"
+# kernel_knobs: those set, as KNOB=VALUE words.
+kernel_knobs() {
+	local k out=
+	for k in $kernel_knob_names; do
+		[ -z "${!k:-}" ] || out="$out${out:+ }$k=${!k}"
+	done
+	echo "$out"
+}
+
 # split_word WORD: suite and flavors of a SUITE:FLAVOR word; a netns suite
 # written netns=a,b names its own cases, which stand for CASES while that
 # suite runs (cases_from: where the cases came from, for messages).
