@@ -31,7 +31,7 @@ file -L "$busybox" 2>/dev/null | grep 'statically linked' > /dev/null ||
 command -v cpio > /dev/null || die "cpio is missing"
 
 # Only what runs inside the guest: the entries, the scenario library and cases.
-test_files=$(cd "$top" && find guest-image/entry guest-image/tools netns-tests/lib.sh netns-tests/poll.sh netns-tests/cases netns-tests/timers netns-tests/peer netns-tests/interop guest-image/peer -type f 2> /dev/null | sort)
+test_files=$(cd "$top" && find guest-image/entry guest-image/tools guest-image/cross netns-tests/lib.sh netns-tests/poll.sh netns-tests/cases netns-tests/timers netns-tests/peer netns-tests/interop guest-image/peer -type f 2> /dev/null | sort)
 
 key=$(
 	{
@@ -73,6 +73,15 @@ for c in "$top"/guest-image/tools/*.c; do
 	gcc -static -O2 -Wall -Wextra -Werror -o "$stage/usr/bin/$t" "$c" ||
 		die "cannot build guest tool $t"
 done
+
+# The zinc-selftest entry's reader of the kernel log: the program the
+# cross images run as that entry (guest-image/cross/zinc-selftest.c), its
+# case names from the shell entry's "# cases:" line, as there.
+zcases=$(sed -n 's/^# cases: //p' "$top/guest-image/entry/zinc-selftest")
+[ -n "$zcases" ] || die "no '# cases:' line in guest-image/entry/zinc-selftest"
+gcc -static -O2 -Wall -Wextra -Werror "-DZINC_SELFTEST_CASES=\"$zcases\"" \
+	-o "$stage/usr/bin/wgt-zinc-selftest" "$top/guest-image/cross/zinc-selftest.c" ||
+	die "cannot build the zinc-selftest reader (guest-image/cross/zinc-selftest.c)"
 
 # The harness's own WireGuard peer (guest-image/peer/), static on libsodium.
 gcc -static -O2 -Wall -Wextra -Werror -o "$stage/usr/bin/wgpeer" \
