@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The zinc-selftest entry for guests without a shell (arm64, arm): the same
- * report as guest-image/entry/zinc-selftest, as a static program.
+ * The zinc-selftest entry's report: the entry itself in the images of
+ * guests without a shell (arm64, arm), /usr/bin/wgt-zinc-selftest, which
+ * guest-image/entry/zinc-selftest runs, in the x86 image.
  *
  * Reads the kernel log (syslog(2), SYSLOG_ACTION_READ_ALL) and prints KTAP,
  * one case per primitive: ok only when the log carries the exact line
