@@ -16,7 +16,10 @@
 # (peer/README.md); a kernel without the limit fails all three.  A try
 # whose initiation got no cookie reply is made again too (a slow guest's
 # full queue drops it: wireguard-go once at a timeout scale of 3); three
-# without one fail.
+# without one fail.  So is a try none of whose initiations was answered:
+# wireguard-go at a timeout scale of 6 answered none of 120 sent at 13 a
+# second, while it had answered 56 in the try before; the last try
+# decides, a skip when it was too slow to tell.
 # bad-packets: the flood's initiations (random static keys), refused by design
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
@@ -56,12 +59,12 @@ while :; do
 	bound=$(awk -v s="$span" 'BEGIN { b = 5 + 20 * (s + 0.5) + 2; printf "%d", (b == int(b)) ? b : int(b) + 1 }')
 	rate=$(awk -v n="$sent" -v s="$span" 'BEGIN { printf "%.0f", n / s }')
 	echo "try $try: $answered of $sent answered over $span s ($rate a second); the limit allows $bound; the flood's cookie replies kept coming: $steady"
-	[ "$answered" -ge 1 ] || fail "none of the initiations with the cookie's mac2 was answered"
-	if [ "$rate" -ge 30 ] && [ "$answered" -le "$bound" ]; then
+	if [ "$answered" -ge 1 ] && [ "$rate" -ge 30 ] && [ "$answered" -le "$bound" ]; then
 		break
 	fi
 	if [ $try -ge 3 ]; then
 		[ "$rate" -ge 30 ] || skip "three tries sent under 30 initiations a second: too slow a guest to tell the limit of 20"
+		[ "$answered" -ge 1 ] || fail "none of the initiations with the cookie's mac2 was answered"
 		fail "$answered of $sent initiations from one address answered over $span s: more than the $bound the limit allows"
 	fi
 	try=$((try + 1))
