@@ -9,8 +9,8 @@
 # try whose handshake a answered without a cookie (a gap in a's
 # under-load flag, which holds only a second after its queue was last an
 # eighth full: b's initiation cannot be fenced with bursts as the
-# harness's own peer's are, peer/cookie.sh) is made again with b's peer
-# configured anew, three tries at most.
+# harness's own peer's are, peer/cookie.sh) is made again with both
+# peers configured anew, three tries at most.
 # bad-packets: the flood's initiations (random static keys), refused by design
 # timeout: 300
 . "$(dirname "$0")/../lib.sh"
@@ -23,7 +23,7 @@ mitm_pair a m b "$tl"
 flood_start 600 m 10.0.1.1
 wait_for 60 flood_loaded 1 || { cat "$FLOOD_OUT"; fail "a never came under load: no cookie reply to the flood in 60 s"; }
 tail -n 1 "$FLOOD_OUT"
-devb=$(wg_if b wg0)
+deva=$(wg_if a wg0) devb=$(wg_if b wg0)
 try=1
 while :; do
 	flood_mark
@@ -59,8 +59,13 @@ while :; do
 		fail "$verdict (echo replies: $got)"
 	fi
 	try=$((try + 1))
-	# b's peer anew: no session, no cookie.
+	# Both peers anew: no session, no cookie, and none of the last try's
+	# timers (a's new-handshake timer, 15 s after a's keepalive on that
+	# session went unanswered, once fired just before b's ping: a
+	# initiated, and b sent no initiation to test).
 	on b wg set "$devb" peer "$PUB_A" remove
+	on a wg set "$deva" peer "$PUB_B" remove
+	wg_peer a wg0 "$PUB_B" endpoint 10.0.1.254:5000 allowed-ips 192.168.241.2/32,fd00:241::2/128
 	wg_peer b wg0 "$PUB_A" endpoint 10.0.2.254:5000 allowed-ips 192.168.241.1/32,fd00:241::1/128
 	wait_for 60 flood_loaded $(($(flood_replies) + 1)) || fail "a did not come under load again"
 done
