@@ -92,8 +92,9 @@ wait "$qemu_pid"
 STUB
 # The two lines above taken from the real scripts, so the stand-ins
 # change as they do.
-boot_line=$(grep -m1 '^	"$top/guest-image/boot.sh" ' "$top/netns-tests/run.sh" | sed 's/ --kernel.*//')
-[ -n "$boot_line" ] || die "no boot.sh line found in netns-tests/run.sh"
+# (run.sh's guests part, netns-tests/run/guests.sh, starts boot.sh.)
+boot_line=$(grep -m1 '^	"$top/guest-image/boot.sh" ' "$top/netns-tests/run/guests.sh" | sed 's/ --kernel.*//')
+[ -n "$boot_line" ] || die "no boot.sh line found in netns-tests/run/guests.sh"
 boot_traps=$(grep "^trap .* \(INT\|TERM\)" "$top/guest-image/boot.sh")
 [ -n "$boot_traps" ] || die "no INT or TERM trap found in guest-image/boot.sh"
 sed -i "s|^RUN_BOOT\$|top=$t; ${boot_line//|/\\|} \&|" "$t/netns-tests/run.sh"
