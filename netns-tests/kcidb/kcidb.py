@@ -26,7 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(HERE))
 import results  # noqa: E402
-from results import read_kv  # noqa: E402,F401 (kernel() and bench_report() use it)
+from results import read_kv  # noqa: E402
 
 
 def die(msg):
