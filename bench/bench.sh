@@ -262,7 +262,7 @@ if [ "$cost" != 0 ]; then
 fi
 printf 'mode\ttest\tside\trep\torder\tmbit\tzinc_enc\tzinc_dec\tlib_enc\tlib_dec\tpkts\tboot\terror\n' > "$runs"
 printf 'mode\tside\trep\trole\tzinc_enc\tzinc_dec\tlib_enc\tlib_dec\tpkts\tboot\n' > "$sessions"
-printf 'mode\ttest\tside\trep\torder\tunits\tunit\tinsns\twg_insns\tgroups\tpkts\tboot\terror\n' > "$costs"
+printf 'mode\ttest\tside\trep\torder\tunits\tunit\tinsns\twg_insns\tgroups\tpkts\tboot\terror\tfpu_sections\n' > "$costs"
 printf 'side\trep\tprimitive\top\timpl\tbytes\tops\tcycles\tns\tbatch\tbest\n' > "$micro"
 
 # Every boot this script starts is ended by it, whatever the way out.
@@ -279,7 +279,7 @@ trap 'exit 130' INT TERM
 # One boot's iperf3 runs, microbenchmark (34 measurements) and cost
 # windows fit in this, with room for a slow boot on a busy host.
 boot_timeout=$((180 + ntests * (secs + 1) * 4 + micro_ms * 34 * 4 / 1000))
-[ "$cost" = 0 ] || boot_timeout=$((boot_timeout + 60 + ${cost%/*} * 8 + ${cost#*/} * 4))
+[ "$cost" = 0 ] || boot_timeout=$((boot_timeout + 60 + ${cost%/*} * 12 + ${cost#*/} * 4))
 
 # boot_guest RUN SIDE ARGS SMP [QEMU_LINK_ARGS]: the bench entry on SIDE's
 # kernel; its output in $out/RUN.out, boot.sh's exit status in $out/RUN.rc.
@@ -392,20 +392,24 @@ collect_cost() {
 		marks=$out/$run.pair-marks
 	fi
 	if [ -n "$why" ]; then
-		for t in cost-udp cost-tcp cost-hs; do
+		for t in cost-udp cost-udp64 cost-tcp cost-hs; do
 			printf '%s\t%s\t%s\t%s\t%s\t\t\t\t\t\t\t%s\t%s\n' "$mode" "$t" "$side" "$rep" "$order" "$run" "$why" >> "$costs"
 		done
 		msg "  cost: $why"
 		return 0
 	fi
-	# Window i is marks 2i-1 and 2i; groups g0-g5 are WireGuard and its
-	# crypto (bench/cost/ranges.sh), their sum the wg_insns metric.
+	# Window i is marks 2i-1 and 2i; groups g0-g6 are WireGuard, its
+	# crypto and the FPU section code (bench/cost/ranges.sh), their sum
+	# the wg_insns metric; e6 counts the FPU sections begun.
 	awk -v m="$mode" -v s="$side" -v r="$rep" -v o="$order" -v b="$run" -v msgp="[bench]   " '
 	FNR == 1 { f++ }
 	f == 1 && $1 == "mark" {
 		nm++
-		for (i = 4; i <= NF; i++) { split($i, kv, "="); v[nm, kv[1]] = kv[2] }
-		ng = NF - 4
+		ng = 0
+		for (i = 4; i <= NF; i++) {
+			split($i, kv, "="); v[nm, kv[1]] = kv[2]
+			if (kv[1] ~ /^g[0-9]+$/) ng++
+		}
 		next
 	}
 	f == 2 && $1 == "cost" {
@@ -427,8 +431,9 @@ collect_cost() {
 			wg += d
 			groups = groups (g ? "," : "") d
 		}
-		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t%s\t\n", m, t, s, r, o, c["units"], c["unit"],
-			v[z, "insns"] - v[a, "insns"], wg == "" ? "" : sprintf("%.0f", wg), groups, c["pkts"], b
+		fs = (z, "e6") in v ? sprintf("%.0f", v[z, "e6"] - v[a, "e6"]) : ""
+		printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t%s\t\t%s\n", m, t, s, r, o, c["units"], c["unit"],
+			v[z, "insns"] - v[a, "insns"], wg == "" ? "" : sprintf("%.0f", wg), groups, c["pkts"], b, fs
 	}' "$marks" "$out/$run.out" >> "$costs"
 }
 

@@ -186,8 +186,10 @@ t_patch() {
 [ "$boot" = 0 ] || check "calibration patch applies to wg-patches' send.c" t_patch
 
 # 6. One short bench run, zinc against zinc, cost windows only: every
-# window measured through the plugin, WireGuard's share found, and the two
-# identical kernels' UDP cost per byte within 1% (observed: 0.05%).
+# window measured through the plugin, WireGuard's share found in its seven
+# groups, FPU sections counted in the UDP window (zinc begins one per
+# batch), and the two identical kernels' UDP cost per byte within 1%
+# (observed: 0.05%).
 t_boot() {
 	local out=$tmp/run
 	ACCEL=tcg BENCH_REPS=1 BENCH_TESTS=none BENCH_MODES=netns BENCH_MICRO_MS=0 BENCH_COST=2/2 \
@@ -196,10 +198,14 @@ t_boot() {
 		n++
 		if ($13 != "") { print "failed: " $0; bad = 1 }
 		if ($8 <= 0 || $9 <= 0 || $9 >= $8) { print "implausible counts: " $0; bad = 1 }
-		if ($2 == "cost-udp") u[$3] = $9 / $6
+		if (split($10, g, ",") != 7) { print "not 7 groups: " $0; bad = 1 }
+		if ($2 == "cost-udp") {
+			u[$3] = $9 / $6
+			if ($14 !~ /^[0-9]+$/ || $14 == 0) { print "no FPU section counted: " $0; bad = 1 }
+		}
 	}
 	END {
-		if (n != 6) { print n " cost rows, expected 6 (3 windows x 2 boots)"; bad = 1 }
+		if (n != 8) { print n " cost rows, expected 8 (4 windows x 2 boots)"; bad = 1 }
 		if (!("CAND" in u) || !("BASE" in u)) { print "no cost-udp row for both boots"; exit 1 }
 		r = u["CAND"] / u["BASE"]
 		printf "identical kernels: cost-udp wg_insns/byte %.4f and %.4f (ratio %.5f)\n", u["CAND"], u["BASE"], r

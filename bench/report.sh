@@ -21,7 +21,7 @@ die() { echo "$prog: $*" >&2; exit 1; }
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-}
 [ -n "$dir" ] || die "usage: $prog RESULTS_FOLDER"
-[ -e "$dir/cost.tsv" ] || printf 'mode\ttest\tside\trep\torder\tunits\tunit\tinsns\twg_insns\tgroups\tpkts\tboot\terror\n' > "$dir/cost.tsv"
+[ -e "$dir/cost.tsv" ] || printf 'mode\ttest\tside\trep\torder\tunits\tunit\tinsns\twg_insns\tgroups\tpkts\tboot\terror\tfpu_sections\n' > "$dir/cost.tsv"
 for f in meta.env runs.tsv sessions.tsv micro.tsv; do
 	[ -r "$dir/$f" ] || die "$dir/$f is missing: not a bench/bench.sh results folder"
 done
@@ -175,6 +175,43 @@ END {
 	}
 }' tol="$cost_tol" alpha="$cost_alpha" "$dir/cost.tsv" > "$dir/cost-summary.tsv"
 
+# cost-groups.tsv: where the instructions went, per mode, test and kernel:
+# the median over the repetitions of each group's instructions (the
+# groups of bench/cost/ranges.sh) and of the FPU sections begun, per
+# packet that crossed a wg0 (an encryption or a decryption) in the packet
+# windows, per handshake in cost-hs. Shown, not judged: wg_insns, their
+# sum, is what the verdict judges.
+COST_GROUPS=chacha20,poly1305,chacha20poly1305,curve25519,blake2s,wireguard,fpu
+astat '
+NR == 1 { next }
+$13 != "" || $10 == "" { next }
+{
+	k = $1 "\t" $2 "\t" $3
+	if (!(k in seen)) { seen[k] = 1; keys[++nk] = k }
+	per = $7 == "handshake" ? $6 : $11
+	if (per <= 0)
+		next
+	j = ++n[k]
+	ng[k] = split($10, g, ",")
+	for (i = 1; i <= ng[k]; i++) v[k, i, j] = g[i] / per
+	v[k, "total", j] = $9 / per
+	v[k, "sec", j] = $14 == "" ? -1 : $14 / per
+}
+END {
+	for (x = 1; x <= nk; x++) {
+		k = keys[x]
+		printf "%s\t%s", k, n[k]
+		for (i = 1; i <= ng[k]; i++) {
+			for (j = 1; j <= n[k]; j++) a[j] = v[k, i, j]
+			printf "%s%.1f", i == 1 ? "\t" : ",", median(a, n[k])
+		}
+		for (j = 1; j <= n[k]; j++) a[j] = v[k, "total", j]
+		printf "\t%.1f", median(a, n[k])
+		for (j = 1; j <= n[k]; j++) a[j] = v[k, "sec", j]
+		printf "\t%s\n", a[1] < 0 ? "" : sprintf("%.4f", median(a, n[k]))
+	}
+}' "$dir/cost.tsv" > "$dir/cost-groups.tsv"
+
 # The table.
 {
 	echo "WireGuard throughput: $cand (candidate) vs $base (baseline)"
@@ -215,6 +252,25 @@ END {
 				rng($10, $11, $12), ch, $17 == "" ? "-" : sprintf("+%.2f%%", $17 * 100), $18,
 				$19 == "" ? "" : " (" $19 ")"
 		}' "$dir/cost-summary.tsv"
+		if [ -s "$dir/cost-groups.tsv" ]; then
+			echo
+			echo "Where the instructions went: per packet through a wg0 (an encryption or a decryption; per"
+			echo "  handshake in cost-hs), median over the repetitions; fpu: the FPU section code (begin, end,"
+			echo "  usability check, the user registers' save and restore); sections: FPU sections begun"
+			awk -F'\t' -v c="$cand" -v b="$base" -v names="$COST_GROUPS" '
+			BEGIN {
+				ng = split(names, h, ",")
+				printf "%-9s %-10s %-8s", "mode", "test", "kernel"
+				for (i = 1; i <= ng; i++) printf " %16s", h[i]
+				printf " %10s %9s\n", "wg_insns", "sections"
+			}
+			{
+				printf "%-9s %-10s %-8s", $1, $2, $3 == "CAND" ? c : b
+				n = split($5, g, ",")
+				for (i = 1; i <= ng; i++) printf " %16s", i <= n ? g[i] : "-"
+				printf " %10s %9s\n", $6, $7 == "" ? "-" : $7
+			}' "$dir/cost-groups.tsv"
+		fi
 		awk -F'\t' '$18 == "REGRESSION" { r++ } $18 == "error" { e++ } $18 == "undecided" { u++ } $18 == "ok" { o++ }
 		END {
 			if (e) printf "VERDICT: ERROR: %d cost measurements missing or failed (named above): no verdict\n", e
@@ -292,8 +348,13 @@ kind == "summary" {
 	next
 }
 kind == "cost" {
-	costs[++ncost] = sprintf("{\"mode\":\"%s\",\"test\":\"%s\",\"kernel\":\"%s\",\"rep\":%d,\"order\":%d,\"units\":%s,\"unit\":\"%s\",\"insns\":%s,\"wg_insns\":%s,\"groups\":[%s],\"wg_packets\":%s,\"boot\":\"%s\",\"error\":\"%s\"}",
-		$1, $2, $3 == "CAND" ? "cand" : "base", $4, $5, jnum($6), $7, jnum($8), jnum($9), $10, jnum($11), jesc($12), jesc($13))
+	costs[++ncost] = sprintf("{\"mode\":\"%s\",\"test\":\"%s\",\"kernel\":\"%s\",\"rep\":%d,\"order\":%d,\"units\":%s,\"unit\":\"%s\",\"insns\":%s,\"wg_insns\":%s,\"groups\":[%s],\"wg_packets\":%s,\"fpu_sections\":%s,\"boot\":\"%s\",\"error\":\"%s\"}",
+		$1, $2, $3 == "CAND" ? "cand" : "base", $4, $5, jnum($6), $7, jnum($8), jnum($9), $10, jnum($11), jnum($14), jesc($12), jesc($13))
+	next
+}
+kind == "cgroups" {
+	cgroups[++ncgroups] = sprintf("{\"mode\":\"%s\",\"test\":\"%s\",\"kernel\":\"%s\",\"n\":%d,\"per\":\"%s\",\"groups\":[%s],\"wg_insns\":%s,\"fpu_sections\":%s}",
+		$1, $2, $3 == "CAND" ? "cand" : "base", $4, $2 == "cost-hs" ? "handshake" : "packet", $5, jnum($6), jnum($7))
 	next
 }
 kind == "csummary" {
@@ -318,20 +379,21 @@ END {
 	printf "{\n\"format\": \"wg-harness-bench/1\",\n"
 	printf "\"candidate\": {\"label\":\"%s\",\"kernel\":\"%s\"},\n", jesc(m["cand_label"]), jesc(m["cand_kernel"])
 	printf "\"baseline\": {\"label\":\"%s\",\"kernel\":\"%s\"},\n", jesc(m["base_label"]), jesc(m["base_kernel"])
-	printf "\"config\": {\"reps\":%s,\"secs\":%s,\"tests\":\"%s\",\"modes\":\"%s\",\"micro_ms\":%s,\"cost\":\"%s\",\"cost_tol\":%s,\"cost_alpha\":%s,\"cost_groups\":\"chacha20,poly1305,chacha20poly1305,curve25519,blake2s,wireguard\",\"accel\":\"%s\",\"host\":\"%s\"},\n",
-		jnum(m["reps"]), jnum(m["secs"]), jesc(m["tests"]), jesc(m["modes"]), jnum(m["micro_ms"]), jesc(m["cost"]), jnum(m["cost_tol"]), jnum(m["cost_alpha"]), jesc(m["accel"]), jesc(m["host"])
+	printf "\"config\": {\"reps\":%s,\"secs\":%s,\"tests\":\"%s\",\"modes\":\"%s\",\"micro_ms\":%s,\"cost\":\"%s\",\"cost_tol\":%s,\"cost_alpha\":%s,\"cost_groups\":\"%s\",\"accel\":\"%s\",\"host\":\"%s\"},\n",
+		jnum(m["reps"]), jnum(m["secs"]), jesc(m["tests"]), jesc(m["modes"]), jnum(m["micro_ms"]), jesc(m["cost"]), jnum(m["cost_tol"]), jnum(m["cost_alpha"]), groups, jesc(m["accel"]), jesc(m["host"])
 	printf "\"started\": \"%s\",\n\"finished\": \"%s\",\n\"wall_s\": %s,\n", m["started"], m["finished"], jnum(m["wall_s"])
 	arr("summary", summ, nsumm)
 	arr("cost_summary", csumm, ncsumm)
 	arr("cost", costs, ncost)
+	arr("cost_groups_per_packet", cgroups, ncgroups)
 	arr("micro_summary", msumm, nmsumm)
 	arr("runs", runs, nruns)
 	arr("sessions", sess, nsess)
 	arr("micro", micro, nmicro, 1)
 	printf "}\n"
-}' kind=meta "$dir/meta.env" kind=runs "$dir/runs.tsv" kind=sessions "$dir/sessions.tsv" \
+}' groups="$COST_GROUPS" kind=meta "$dir/meta.env" kind=runs "$dir/runs.tsv" kind=sessions "$dir/sessions.tsv" \
 	kind=micro "$dir/micro.tsv" kind=summary "$dir/summary.tsv" kind=msummary "$dir/micro-summary.tsv" \
-	kind=cost "$dir/cost.tsv" kind=csummary "$dir/cost-summary.tsv" \
+	kind=cost "$dir/cost.tsv" kind=csummary "$dir/cost-summary.tsv" kind=cgroups "$dir/cost-groups.tsv" \
 	> "$dir/results.json.tmp"
 mv "$dir/results.json.tmp" "$dir/results.json"
 

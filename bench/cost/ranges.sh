@@ -14,6 +14,14 @@
 # with their primitive. Output: "START END GROUP" lines, hex, sorted, with
 # GROUP the index in GROUPS below (report.sh reads the same names).
 #
+# One more group, fpu, is x86's FPU section code, by function, not object
+# (arch/x86/kernel/fpu/core.o holds much else): the begin and end of a
+# kernel FPU section, the usability check every SIMD caller makes, the
+# XSAVE of a user task's registers at begin and their restore on its way
+# back to user space (what inline code in the scheduler's switch does is
+# not a function of its own and is not counted). Its kernel_fpu_begin_mask
+# line carries "entry", so the plugin counts the sections as well.
+#
 # Exit status 1, named, when OBJDIR has no System.map or no object of
 # WireGuard (then no range file is better than a silently empty one).
 set -e -o pipefail
@@ -23,7 +31,9 @@ prog=bench/cost/ranges.sh
 die() { echo "$prog: $*" >&2; exit 1; }
 
 # Keep in step with bench/report.sh.
-GROUPS_=(chacha20 poly1305 chacha20poly1305 curve25519 blake2s wireguard)
+GROUPS_=(chacha20 poly1305 chacha20poly1305 curve25519 blake2s wireguard fpu)
+FPU_FUNCS=(kernel_fpu_begin_mask kernel_fpu_end irq_fpu_usable save_fpregs_to_fpstate
+	restore_fpregs_from_fpstate fpregs_restore_userregs switch_fpu_return)
 
 obj=${1:?usage: $prog OBJDIR}
 map=$obj/System.map
@@ -75,6 +85,15 @@ for d in lib/crypto lib/zinc arch/x86/crypto drivers/net/wireguard; do
 	done < <(find "$obj/$d" -name '*.o' ! -name '*.mod.o' ! -name '.*' | sort)
 done
 grep -q ' 5$' "$tmp" || die "no WireGuard object in '$obj' linked into its image"
+# Each FPU function: from its address to the next higher one in System.map
+# (sorted by address). An architecture without them has no such group.
+awk -v names="${FPU_FUNCS[*]}" '
+	BEGIN { n = split(names, a, " "); for (i = 1; i <= n; i++) want[a[i]] = 1 }
+	open != "" && $1 != open { print open, $1, 6 (name == "kernel_fpu_begin_mask" ? " entry" : ""); open = "" }
+	($2 == "T" || $2 == "t") && ($3 in want) && !done[$3]++ { open = $1; name = $3 }
+' "$map" | while read -r s e g flag; do
+	printf '%016x %016x %s%s\n' $((16#$s)) $((16#$e)) "$g" "${flag:+ $flag}"
+done >> "$tmp"
 # Composite objects (wireguard.o, chacha-x86_64.o) hold their parts: keep
 # the outermost range; ranges of two groups must not overlap.
 sort "$tmp" | awk -v prog="$prog" '

@@ -17,7 +17,12 @@
  * differences between marks. gN counts the instructions of blocks that
  * start inside a range of group N of the ranges file (lines "START END N",
  * hex addresses, sorted, not overlapping; bench/cost/ranges.sh makes one
- * from System.map), so a kernel function's share can be told apart. At
+ * from System.map), so a kernel function's share can be told apart. A
+ * range line with a fourth word, "entry" ("START END N entry"), also counts
+ * how many times a block starting at START ran: the calls of the function
+ * at START (execution reaches a function's first instruction only by a
+ * jump to it, and every jump target starts a block). Those counts follow
+ * the groups, as eN=COUNT for each group N that has an entry range. At
  * exit: "exit insns=TOTAL ...".
  *
  * The declarations below are QEMU's documented plugin API, version 1 (QEMU
@@ -82,25 +87,33 @@ static const unsigned char marker[] = { 0x66, 0x87, 0xdb };
 struct vcpu_count {
 	uint64_t insns;
 	uint64_t group[MAX_GROUPS];
+	uint64_t entries[MAX_GROUPS];
 } __attribute__((aligned(64)));
 
 struct range {
 	uint64_t start, end;
 	unsigned int group;
+	bool entry;
 };
 
 static struct vcpu_count *counts;
 static unsigned int nvcpus;
 static struct range ranges[MAX_RANGES];
 static unsigned int nranges, ngroups;
+static bool has_entry[MAX_GROUPS];
 static FILE *out;
 static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long seq;
 
-/* udata of a block: its instruction count, and its group + 1 (0: none). */
-#define UDATA(n, g) ((void *)(uintptr_t)(((uintptr_t)(g) << 32) | (n)))
+/*
+ * udata of a block: its instruction count, its group + 1 (0: none), and
+ * whether it starts at an entry range's first byte. The plugin API is
+ * 64-bit only, so the pointer holds all three.
+ */
+#define UDATA(n, g, e) ((void *)(uintptr_t)(((uint64_t)(e) << 40) | ((uint64_t)(g) << 32) | (n)))
 #define UDATA_N(u) ((uint64_t)((uintptr_t)(u) & 0xffffffffu))
-#define UDATA_G(u) ((unsigned int)((uintptr_t)(u) >> 32))
+#define UDATA_G(u) ((unsigned int)(((uintptr_t)(u) >> 32) & 0xffu))
+#define UDATA_E(u) ((unsigned int)((uintptr_t)(u) >> 40))
 
 static void tb_exec(unsigned int vcpu, void *udata)
 {
@@ -108,19 +121,23 @@ static void tb_exec(unsigned int vcpu, void *udata)
 	unsigned int g = UDATA_G(udata);
 
 	c->insns += UDATA_N(udata);
-	if (g)
+	if (g) {
 		c->group[g - 1] += UDATA_N(udata);
+		c->entries[g - 1] += UDATA_E(udata);
+	}
 }
 
 static void report(const char *what, long vcpu)
 {
-	uint64_t total = 0, group[MAX_GROUPS] = { 0 };
+	uint64_t total = 0, group[MAX_GROUPS] = { 0 }, entries[MAX_GROUPS] = { 0 };
 	unsigned int i, g;
 
 	for (i = 0; i < nvcpus; i++) {
 		total += __atomic_load_n(&counts[i].insns, __ATOMIC_RELAXED);
-		for (g = 0; g < ngroups; g++)
+		for (g = 0; g < ngroups; g++) {
 			group[g] += __atomic_load_n(&counts[i].group[g], __ATOMIC_RELAXED);
+			entries[g] += __atomic_load_n(&counts[i].entries[g], __ATOMIC_RELAXED);
+		}
 	}
 	pthread_mutex_lock(&out_lock);
 	if (vcpu >= 0)
@@ -129,6 +146,9 @@ static void report(const char *what, long vcpu)
 		fprintf(out, "%s insns=%" PRIu64, what, total);
 	for (g = 0; g < ngroups; g++)
 		fprintf(out, " g%u=%" PRIu64, g, group[g]);
+	for (g = 0; g < ngroups; g++)
+		if (has_entry[g])
+			fprintf(out, " e%u=%" PRIu64, g, entries[g]);
 	fputc('\n', out);
 	fflush(out);
 	pthread_mutex_unlock(&out_lock);
@@ -140,7 +160,8 @@ static void mark_exec(unsigned int vcpu, void *udata)
 	report("mark", vcpu);
 }
 
-static unsigned int group_of(uint64_t pc)
+/* The range holding pc, or NULL. */
+static const struct range *range_of(uint64_t pc)
 {
 	unsigned int lo = 0, hi = nranges;
 
@@ -152,18 +173,21 @@ static unsigned int group_of(uint64_t pc)
 		else if (pc >= ranges[mid].end)
 			lo = mid + 1;
 		else
-			return ranges[mid].group + 1;
+			return &ranges[mid];
 	}
-	return 0;
+	return NULL;
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
+	uint64_t pc = qemu_plugin_tb_vaddr(tb);
+	const struct range *r = range_of(pc);
 
 	(void)id;
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
-					     UDATA(n, group_of(qemu_plugin_tb_vaddr(tb))));
+					     UDATA(n, r ? r->group + 1 : 0,
+						   r && r->entry && pc == r->start));
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 
@@ -200,11 +224,17 @@ static int load_ranges(const char *path)
 	FILE *f = fopen(path, "r");
 	unsigned long long s, e;
 	unsigned int g;
+	char line[256], word[16];
 	int r;
 
 	if (!f)
 		return fail("cannot open the ranges file %s", path);
-	while ((r = fscanf(f, "%llx %llx %u", &s, &e, &g)) == 3) {
+	while (fgets(line, sizeof(line), f)) {
+		r = sscanf(line, "%llx %llx %u %15s", &s, &e, &g, word);
+		if (r < 3 || (r == 4 && strcmp(word, "entry"))) {
+			fclose(f);
+			return fail("%s: a line is not 'START END GROUP [entry]' (hex, hex, 0-7)", path);
+		}
 		if (nranges == MAX_RANGES || g >= MAX_GROUPS || e <= s ||
 		    (nranges && s < ranges[nranges - 1].end)) {
 			fclose(f);
@@ -213,13 +243,14 @@ static int load_ranges(const char *path)
 		ranges[nranges].start = s;
 		ranges[nranges].end = e;
 		ranges[nranges].group = g;
+		ranges[nranges].entry = r == 4;
+		if (r == 4)
+			has_entry[g] = true;
 		nranges++;
 		if (g + 1 > ngroups)
 			ngroups = g + 1;
 	}
 	fclose(f);
-	if (r != EOF)
-		return fail("%s: a line is not 'START END GROUP' (hex, hex, 0-7)", path);
 	return 0;
 }
 
