@@ -16,8 +16,11 @@
 # output (*.out) and a folder per guest with its console.
 #
 # Knobs (environment; make passes its variables of the same names):
-#   CAND, BASE              kernel flavors (default zinc, stock), built with
-#                           kernel/build.sh (cached by content)
+#   CAND, BASE              kernel flavors (default zinc-release, stock),
+#                           built with kernel/build.sh (cached by content);
+#                           zinc-release is zinc without CONFIG_ZINC_DEBUG,
+#                           whose assertions cost instructions on every call
+#                           of a primitive (bench/README.md)
 #   CAND_PATCHES=DIR        build the candidate from this patch series (a
 #   BASE_PATCHES=DIR        directory with a 'series' file, git am-able on
 #                           linux-source-6.1) with the flavor's config, in
@@ -159,8 +162,8 @@ resolve() {
 	eval "tree=\${${side}_TREE:-} append=\${${side}_APPEND:-} qemu=\${${side}_QEMU:-}"
 	eval "label=\${${side}_LABEL:-}"
 	[ -n "$flavor" ] || die "$side names no kernel flavor"
-	case "$flavor" in stock|zinc|zinc-debug) ;;
-	*) die "$side=$flavor: unknown flavor (stock, zinc, zinc-debug)" ;; esac
+	case "$flavor" in stock|zinc|zinc-debug|zinc-release) ;;
+	*) die "$side=$flavor: unknown flavor (stock, zinc, zinc-release, zinc-debug)" ;; esac
 	[ "$(echo ${kernel:+k} ${patches:+p} ${tree:+t} | wc -w)" -le 1 ] ||
 		die "name one of ${side}_KERNEL, ${side}_PATCHES, ${side}_TREE, not several"
 	if [ -n "$kernel" ]; then
@@ -214,7 +217,7 @@ resolve() {
 	eval "KIMG_$side=\$img LABEL_$side=\$label DESC_$side=\$desc OBJ_$side=\$obj"
 }
 
-CAND=${CAND:-zinc} BASE=${BASE:-stock}
+CAND=${CAND:-zinc-release} BASE=${BASE:-stock}
 resolve CAND
 resolve BASE
 [ "$LABEL_CAND" != "$LABEL_BASE" ] || { LABEL_CAND="$LABEL_CAND(A)" LABEL_BASE="$LABEL_BASE(B)"; }

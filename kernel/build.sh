@@ -6,7 +6,8 @@
 # Flavors: stock (pristine 6.1), zinc (with wg-patches/), zinc-debug and
 # stock-debug (the debug checks of debug.config), zinc-modular and
 # stock-modular (WireGuard and its crypto as modules, modular.config),
-# zinc-nopreempt (PREEMPT_NONE).
+# zinc-nopreempt (PREEMPT_NONE), zinc-release (no CONFIG_ZINC_DEBUG, as a
+# production kernel: make bench's candidate).
 #
 # The result is $BUILD_DIR/kernel/FLAVOR/bzImage (x86_64), or for another
 # ARCH $BUILD_DIR/kernel/FLAVOR-ARCH/Image (arm64) or .../zImage (arm).  The
@@ -55,7 +56,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 flavor=${1:-}
 # The flavors below, for the Makefile and netns-tests/run.sh to check a
 # FLAVOR or a suite's flavors against before anything is built.
-all_flavors="stock zinc zinc-debug zinc-modular zinc-nopreempt stock-modular stock-debug"
+all_flavors="stock zinc zinc-debug zinc-modular zinc-nopreempt zinc-release stock-modular stock-debug"
 [ "$flavor" != --flavors ] || { echo "$all_flavors"; exit 0; }
 
 # series DIR: the patches DIR's series file names, in order.
@@ -134,11 +135,12 @@ stock-debug)
 zinc)
 	fragments="$fragments $zinc_frag"
 	patches=${SERIES:-$top/wg-patches} ;;
-zinc-debug | zinc-modular | zinc-nopreempt)
+zinc-debug | zinc-modular | zinc-nopreempt | zinc-release)
 	case "$flavor" in
 	zinc-debug) extra=debug.config ;;
 	zinc-modular) extra=modular.config ;;
 	zinc-nopreempt) extra=nopreempt.config ;;
+	zinc-release) extra=release.config ;;
 	esac
 	fragments="$fragments $zinc_frag $extra" seed=zinc
 	patches=${SERIES:-$top/wg-patches} ;;
@@ -146,7 +148,7 @@ zinc-debug | zinc-modular | zinc-nopreempt)
 	die "unknown flavor '$flavor' ($all_flavors)" ;;
 esac
 [ "$arch" = x86_64 ] || case "$flavor" in
-	*-modular | *-nopreempt) die "flavor $flavor is built for x86_64 only" ;;
+	*-modular | *-nopreempt | *-release) die "flavor $flavor is built for x86_64 only" ;;
 	esac
 # A user may build 'stock' from their own series too (bench: BASE_PATCHES).
 case "$flavor" in stock | stock-modular) [ -z "${SERIES:-}" ] || patches=$SERIES ;; esac
